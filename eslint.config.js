@@ -1,0 +1,12 @@
+import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
+import nextTypescript from 'eslint-config-next/typescript';
+
+const config = [
+  ...nextCoreWebVitals,
+  ...nextTypescript,
+  {
+    ignores: ['.next/**', 'node_modules/**', 'lib/db/generated/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'],
+  },
+];
+
+export default config;
