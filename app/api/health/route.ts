@@ -1,0 +1,15 @@
+import { db } from '@/lib/db/client';
+import { ApiError } from '@/lib/http/errors';
+import { json } from '@/lib/http/respond';
+import { withoutAuth } from '@/lib/http/route';
+
+export const dynamic = 'force-dynamic';
+
+export const GET = withoutAuth(async () => {
+  try {
+    await db().$queryRaw`SELECT 1`;
+  } catch {
+    throw new ApiError('unavailable', 'The database does not answer');
+  }
+  return json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
+});

@@ -1,0 +1,79 @@
+// The wrapper every API route goes through: request id, authentication, error mapping, access log.
+// Route handlers then read as authenticate → parse → act → respond, with the mechanics here.
+import { authenticate, type Principal } from '../auth/bearer';
+import { log } from '../log';
+import { ApiError } from './errors';
+import { errorResponse } from './respond';
+
+const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+type RouteContext<Params> = { params: Promise<Params> };
+
+export type ApiContext<Params> = { params: Params; requestId: string };
+export type AuthenticatedContext<Params> = ApiContext<Params> & { principal: Principal };
+
+function requestIdOf(request: Request): string {
+  const given = request.headers.get('x-request-id');
+  return given && CALLER_REQUEST_ID.test(given) ? given : crypto.randomUUID();
+}
+
+function wrap<Params, Context extends ApiContext<Params>>(
+  prepare: (request: Request, base: ApiContext<Params>) => Promise<Context>,
+  handler: (request: Request, context: Context) => Promise<Response>,
+) {
+  return async (request: Request, route: RouteContext<Params>): Promise<Response> => {
+    const started = performance.now();
+    const requestId = requestIdOf(request);
+    let response: Response;
+    try {
+      const context = await prepare(request, { params: await route.params, requestId });
+      response = await handler(request, context);
+    } catch (error) {
+      if (!(error instanceof ApiError)) {
+        log.error('request failed', {
+          requestId,
+          method: request.method,
+          path: new URL(request.url).pathname,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+      }
+      response = errorResponse(error);
+    }
+    response.headers.set('x-request-id', requestId);
+    log.info('request', {
+      requestId,
+      method: request.method,
+      path: new URL(request.url).pathname,
+      status: response.status,
+      ms: Math.round((performance.now() - started) * 10) / 10,
+    });
+    return response;
+  };
+}
+
+/** An API route that requires a bearer token; the body is not read until the caller is known. */
+export function withAuth<Params = Record<string, never>>(
+  handler: (request: Request, context: AuthenticatedContext<Params>) => Promise<Response>,
+) {
+  return wrap<Params, AuthenticatedContext<Params>>(
+    async (request, base) => ({ ...base, principal: await authenticate(request) }),
+    handler,
+  );
+}
+
+/** An API route open to anyone (health checks, the OpenAPI document). */
+export function withoutAuth<Params = Record<string, never>>(
+  handler: (request: Request, context: ApiContext<Params>) => Promise<Response>,
+) {
+  return wrap<Params, ApiContext<Params>>(async (_request, base) => base, handler);
+}
+
+/** The 405 answer for methods a path does not support, with the `Allow` header. */
+export function methodNotAllowed(allowed: readonly string[]) {
+  const allow = [...allowed, 'OPTIONS'].join(', ');
+  return withoutAuth(async (request) => {
+    throw new ApiError('method_not_allowed', `${request.method} is not supported here; use ${allowed.join(' or ')}`, {
+      Allow: allow,
+    });
+  });
+}

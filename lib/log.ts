@@ -1,0 +1,20 @@
+// Structured logs: one JSON object per line, on stdout (requests) or stderr (faults).
+// Never pass tokens, passwords or request bodies here.
+
+type Fields = Record<string, string | number | boolean | null | undefined>;
+
+function line(level: 'info' | 'warn' | 'error', message: string, fields: Fields): string {
+  return `${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`;
+}
+
+export const log = {
+  info(message: string, fields: Fields = {}) {
+    process.stdout.write(line('info', message, fields));
+  },
+  warn(message: string, fields: Fields = {}) {
+    process.stderr.write(line('warn', message, fields));
+  },
+  error(message: string, fields: Fields = {}) {
+    process.stderr.write(line('error', message, fields));
+  },
+};
