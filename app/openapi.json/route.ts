@@ -1,3 +1,4 @@
+import { requestOrigin } from '@/lib/http/origin';
 import { json } from '@/lib/http/respond';
 import { withoutAuth } from '@/lib/http/route';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
@@ -7,6 +8,5 @@ let document: ReturnType<typeof buildOpenApiDocument> | undefined;
 export const GET = withoutAuth(async (request) => {
   // The document names this server, whichever address it is reached at; the rest never changes.
   document ??= buildOpenApiDocument();
-  const { origin } = new URL(request.url);
-  return json({ ...document, servers: [{ url: origin }] }, { headers: { 'access-control-allow-origin': '*' } });
+  return json({ ...document, servers: [{ url: requestOrigin(request) }] }, { headers: { 'access-control-allow-origin': '*' } });
 });

@@ -58,7 +58,7 @@ export type Plant = z.infer<typeof Plant>;
 export const PlantIdText = z
   .string()
   .trim()
-  .min(1, { error: 'is required' })
+  .min(1, { error: 'is required', abort: true })
   .regex(/^-?\d+$/, { error: 'must be a whole number' })
   .transform((digits) => BigInt(digits))
   .pipe(PlantId);

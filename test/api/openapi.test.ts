@@ -1,0 +1,66 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { api } from '../support/api';
+import { supersetProblems } from '../support/openapi-superset';
+
+const contractFile = path.resolve('spec/plant-store.openapi.yaml');
+const contract = parse(readFileSync(contractFile, 'utf8'));
+
+async function publishedDocument() {
+  const response = await api('/openapi.json');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return response.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('GET /openapi.json', () => {
+  it('is a superset of the contract', async () => {
+    expect(supersetProblems(contract, await publishedDocument())).toEqual([]);
+  });
+
+  it('documents the other operations, statuses and limits', async () => {
+    const document = await publishedDocument();
+    expect(Object.keys(document.paths['/plants']).sort()).toEqual(['get', 'post']);
+    expect(Object.keys(document.paths['/plants/{id}']).sort()).toEqual(['delete', 'get']);
+    expect(Object.keys(document.paths['/plants'].post.responses).sort()).toEqual(['200', '400', '401', '409', '413', '415', '500']);
+    expect(Object.keys(document.paths['/plants/{id}'].get.responses).sort()).toEqual(['200', '400', '401', '404', '500']);
+    expect(Object.keys(document.paths['/plants/{id}'].delete.responses)).toContain('204');
+    const newPlant = document.components.schemas.NewPlant;
+    expect(newPlant.properties.name.maxLength).toBe(200);
+    expect(newPlant.properties.tag.maxLength).toBe(100);
+    expect(newPlant.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
+    expect(document.paths['/api/health'].get.security).toEqual([]);
+    expect(document.info.description).toContain('| 40901 | 409 | conflict |');
+    expect(document.servers).toEqual([{ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) }]);
+  });
+});
+
+describe('the superset check', () => {
+  it('notices each way a document can fall short of the contract', async () => {
+    const breakages: [string, (doc: any) => void][] = [ // eslint-disable-line @typescript-eslint/no-explicit-any
+      ['a missing operation', (doc) => delete doc.paths['/plants'].post],
+      ['an optional request body', (doc) => (doc.paths['/plants'].post.requestBody.required = false)],
+      ['a field no longer required', (doc) => (doc.components.schemas.NewPlant.required = ['name'])],
+      ['a changed format', (doc) => (doc.components.schemas.NewPlant.properties.id.format = 'int32')],
+      ['a changed type', (doc) => (doc.components.schemas.Plant.properties.name.type = 'integer')],
+      ['a missing response', (doc) => delete doc.paths['/plants'].post.responses['400']],
+      ['a missing Error field', (doc) => delete doc.components.schemas.Error.properties.message],
+      ['a missing security scheme', (doc) => delete doc.components.securitySchemes.bearerAuth],
+      ['no security requirement', (doc) => (doc.security = [])],
+      ['another version', (doc) => (doc.info.version = '2.0.0')],
+    ];
+    for (const [label, breakDocument] of breakages) {
+      const document = await publishedDocument();
+      breakDocument(document);
+      expect(supersetProblems(contract, document), label).not.toEqual([]);
+    }
+  });
+
+  it('compares against the same contract as ../shared/spec, when that is present', () => {
+    const shared = path.resolve('../shared/spec/plant-store.openapi.yaml');
+    if (!existsSync(shared)) return;
+    expect(readFileSync(contractFile, 'utf8')).toBe(readFileSync(shared, 'utf8'));
+  });
+});

@@ -1,0 +1,116 @@
+// Behaviour that needs servers of its own: health, faults, restarts.
+import Database from 'better-sqlite3';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { expectError, uniqueId } from '../support/api';
+import { createTestDatabase } from '../support/database';
+import { startServer, type RunningServer } from '../support/server';
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function serverOn(databaseUrl: string, waitFor?: 'healthy' | 'listening'): Promise<RunningServer> {
+  const server = await startServer({ databaseUrl, waitFor });
+  cleanups.push(() => server.stop('SIGKILL'));
+  return server;
+}
+
+async function request(server: RunningServer, pathname: string, init: RequestInit = {}) {
+  const response = await fetch(`${server.url}${pathname}`, init);
+  const text = await response.text();
+  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
+}
+
+/** A token in the database at `url`, made without touching the shared test database's client. */
+async function tokenFor(url: string): Promise<string> {
+  const { spawnSync } = await import('node:child_process');
+  const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/token.ts', 'create', '--name', 'ops'], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: 'utf8',
+  });
+  expect(result.status, result.stderr).toBe(0);
+  return result.stdout.trim().split('\n').at(-1)!;
+}
+
+describe('GET /api/health', () => {
+  it('answers 200 {"status":"ok"} without a token when the database answers', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    const server = await serverOn(database.url);
+    const response = await request(server, '/api/health');
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('{"status":"ok"}');
+  });
+
+  it('answers 503 with an Error when the database cannot be opened', async () => {
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'plant-store-broken-'));
+    cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
+    // The "database file" is a directory: SQLite cannot open it.
+    const server = await serverOn(`file:${directory}`, 'listening');
+    expectError(await request(server, '/api/health'), 503, 50301, 'The database does not answer');
+  });
+});
+
+describe('faults', () => {
+  it('a real fault answers 500 with a generic message, and the log holds the detail under the request id', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    const token = await tokenFor(database.url);
+    const server = await serverOn(database.url);
+    const raw = new Database(database.file);
+    raw.exec('DROP TABLE Plant');
+    raw.close();
+
+    const response = await request(server, '/plants', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: `{"id": ${uniqueId()}, "name": "Doomed"}`,
+    });
+    const message = expectError(response, 500, 50001);
+    expect(message).toMatch(/^Internal error/);
+    const requestId = response.headers.get('x-request-id')!;
+    expect(requestId).toBeTruthy();
+    await expect.poll(() => server.output()).toMatch(new RegExp(`"level":"error".*"requestId":"${requestId}".*Plant`));
+  });
+});
+
+describe('durability', () => {
+  it('an acknowledged create survives kill -9 and a restart', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    const token = await tokenFor(database.url);
+    const first = await serverOn(database.url);
+    const ids = Array.from({ length: 20 }, () => uniqueId());
+    for (const id of ids) {
+      const created = await request(first, '/plants', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: `{"id": ${id}, "name": "Survivor"}`,
+      });
+      expect(created.status).toBe(200);
+    }
+    await first.stop('SIGKILL');
+
+    const second = await serverOn(database.url);
+    for (const id of ids) {
+      const read = await request(second, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(read.text).toBe(`{"id":${id},"name":"Survivor"}`);
+    }
+  });
+});
+
+describe('tokens made by one process are seen by the server at once', () => {
+  it('a token created in the shared database works immediately', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    const server = await serverOn(database.url);
+    const token = await tokenFor(database.url);
+    const response = await request(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
+    expect(response.status).toBe(200);
+    expect(response.text).toBe('[]');
+  });
+});

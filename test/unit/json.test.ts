@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { parseJsonExact, stringifyJson } from '../../lib/http/json';
+
+describe('parseJsonExact', () => {
+  it('reads integer literals as exact bigints, beyond 2^53', () => {
+    expect(parseJsonExact('{"id": 9007199254740993}')).toEqual({ id: 9007199254740993n });
+    expect(parseJsonExact('[-9223372036854775808, 0, -0]')).toEqual([-9223372036854775808n, 0n, 0n]);
+  });
+
+  it('keeps fractions and exponents as numbers, so integer rules refuse them', () => {
+    expect(parseJsonExact('[1.5, 1e3, 1.0]')).toEqual([1.5, 1000, 1]);
+    expect(typeof (parseJsonExact('[1e3]') as unknown[])[0]).toBe('number');
+  });
+
+  it('throws on malformed JSON', () => {
+    for (const text of ['{', '{"a":}', "{'a': 1}", '{"a": 1} x', 'NaN', '[01]']) {
+      expect(() => parseJsonExact(text), text).toThrow();
+    }
+  });
+});
+
+describe('stringifyJson', () => {
+  it('writes bigints as bare numbers and leaves out undefined members', () => {
+    expect(stringifyJson({ id: 9223372036854775807n, name: 'a"b', tag: undefined })).toBe(
+      '{"id":9223372036854775807,"name":"a\\"b"}',
+    );
+    expect(stringifyJson([1n, null, 'x'])).toBe('[1,null,"x"]');
+  });
+
+  it('agrees with JSON.stringify where JSON.stringify can speak', () => {
+    const value = { a: [1, 2.5, true, null, { b: 'ü\n' }], c: 'd', when: new Date(0) };
+    expect(stringifyJson(value)).toBe(JSON.stringify(value));
+  });
+});
