@@ -1,30 +1,9 @@
-// The bearer verifier. Each kind of credential (API tokens now; the signed-in page's short-lived
-// token later) is a verifier that recognises its own tokens; the first that claims a token decides.
-import { ApiError, type ErrorKind } from '../http/errors';
+// The bearer verifier. Each kind of credential (API tokens, and the signed-in page's short-lived
+// session token) is a verifier that recognises its own tokens; the first that claims a token decides.
 import { checkApiToken } from './api-tokens';
+import { unauthorized, type CredentialVerifier, type Principal } from './credentials';
+import { sessionTokenVerifier } from './session-token';
 import { isWellFormedApiToken, looksLikeApiToken } from './token-format';
-
-export type Principal =
-  | { kind: 'api_token'; tokenId: string; userId: string | null }
-  | { kind: 'session'; userId: string };
-
-export interface CredentialVerifier {
-  /** Cheap shape test: does this token belong to this kind of credential? */
-  claims(token: string): boolean;
-  /** Resolves to who is calling, or throws an ApiError of kind invalid/expired/revoked_token. */
-  verify(token: string): Promise<Principal>;
-}
-
-export const REALM = 'plants';
-
-/** 401 with the RFC 6750 challenge; `error="invalid_token"` only when a token was presented. */
-export function unauthorized(kind: ErrorKind, message: string): ApiError {
-  const challenge =
-    kind === 'missing_token'
-      ? `Bearer realm="${REALM}"`
-      : `Bearer realm="${REALM}", error="invalid_token", error_description="${message.replace(/["\\]/g, '')}"`;
-  return new ApiError(kind, message, { 'WWW-Authenticate': challenge });
-}
 
 export const apiTokenVerifier: CredentialVerifier = {
   claims: looksLikeApiToken,
@@ -44,7 +23,7 @@ export const apiTokenVerifier: CredentialVerifier = {
   },
 };
 
-const verifiers: CredentialVerifier[] = [apiTokenVerifier];
+const verifiers: CredentialVerifier[] = [apiTokenVerifier, sessionTokenVerifier];
 
 /** Lets another kind of credential be accepted beside API tokens. */
 export function registerVerifier(verifier: CredentialVerifier): void {
@@ -52,6 +31,8 @@ export function registerVerifier(verifier: CredentialVerifier): void {
 }
 
 const BEARER = /^bearer +(\S+) *$/i;
+
+export type { Principal };
 
 /** Who is calling, from `Authorization: Bearer <token>`; throws a 401 ApiError otherwise. */
 export async function authenticate(request: Request): Promise<Principal> {

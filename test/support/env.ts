@@ -1,4 +1,6 @@
 // Runs in every test worker before the tests: point lib/db at the shared test database.
 import { inject } from 'vitest';
+import { TEST_AUTH_SECRET } from './server';
 
 process.env.DATABASE_URL = inject('databaseUrl');
+process.env.AUTH_SECRET = TEST_AUTH_SECRET;

@@ -3,6 +3,9 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { createRequire } from 'node:module';
 import net from 'node:net';
 
+/** The servers' AUTH_SECRET; tests that mint session tokens sign with the same one. */
+export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+
 const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 
 export type RunningServer = {
@@ -40,7 +43,7 @@ export async function startServer(options: {
       ...process.env,
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
-      AUTH_SECRET: 'test-secret-0123456789abcdef0123456789abcdef',
+      AUTH_SECRET: TEST_AUTH_SECRET,
       DATABASE_URL: options.databaseUrl,
       ...options.env,
     },
