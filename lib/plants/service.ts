@@ -38,7 +38,7 @@ export async function createPlant(input: NewPlant): Promise<{ plant: Plant; crea
     if (existing.name === input.name && existing.tag === tag) return { plant: toPlant(existing), created: false };
     throw new ApiError(
       'conflict',
-      `A plant with id ${input.id} already exists with a different name or tag; choose another id`,
+      `id: a plant with id ${input.id} already exists with a different name or tag; choose another id`,
     );
   }
   throw new Error(`createPlant: id ${input.id} kept changing between insert and read`);

@@ -35,7 +35,7 @@ describe('retrying a create is safe', () => {
   ] as const)('the same id with %s is a 409, and the stored plant is untouched', async (_label, [name, tag], [otherName, otherTag]) => {
     const id = uniqueId();
     const first = await create(id, name, tag);
-    expectError(await create(id, otherName, otherTag), 409, 40901, `A plant with id ${id} already exists with a different name or tag; choose another id`);
+    expectError(await create(id, otherName, otherTag), 409, 40901, `id: a plant with id ${id} already exists with a different name or tag; choose another id`);
     expect((await api(`/plants/${id}`, { token })).text).toBe(first.text);
   });
 });

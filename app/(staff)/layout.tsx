@@ -1,0 +1,42 @@
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { Leaf } from '@/components/brand';
+import { SignOutButton } from '@/components/sign-out-button';
+import { currentStaff } from '@/lib/auth/staff';
+
+export default async function StaffLayout({ children }: { children: ReactNode }) {
+  // Each page checks the session itself (it knows where to come back to); this only shows who it is.
+  const staff = await currentStaff();
+  return (
+    <>
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="topbar">
+        <Link href="/" className="brand">
+          <Leaf /> Plant Store
+        </Link>
+        <nav aria-label="Main">
+          <ul>
+            <li>
+              <Link href="/">Add plant</Link>
+            </li>
+            <li>
+              <Link href="/tokens">API tokens</Link>
+            </li>
+            <li>
+              <Link href="/docs">API reference</Link>
+            </li>
+          </ul>
+        </nav>
+        {staff && (
+          <div className="who">
+            <span className="muted">{staff.email}</span>
+            <SignOutButton />
+          </div>
+        )}
+      </header>
+      <main id="main">{children}</main>
+    </>
+  );
+}

@@ -1,0 +1,42 @@
+'use client';
+// Interactive API reference: Swagger UI rendering the document the server publishes. Loaded only
+// on this page, from the npm package (no CDN), after the page itself has rendered.
+import { useEffect, useRef, useState } from 'react';
+import 'swagger-ui-dist/swagger-ui.css';
+
+type SwaggerUIBundle = (options: Record<string, unknown>) => unknown;
+
+export function ApiReference() {
+  const container = useRef<HTMLDivElement>(null);
+  const [failed, setFailed] = useState(false);
+
+  useEffect(() => {
+    let cancelled = false;
+    import('swagger-ui-dist/swagger-ui-es-bundle.js')
+      .then((module: { default: SwaggerUIBundle }) => {
+        if (cancelled || !container.current) return;
+        module.default({
+          url: '/openapi.json',
+          domNode: container.current,
+          deepLinking: false,
+          persistAuthorization: false,
+          tryItOutEnabled: false,
+        });
+      })
+      .catch(() => setFailed(true));
+    return () => {
+      cancelled = true;
+    };
+  }, []);
+
+  return (
+    <>
+      {failed && (
+        <p role="alert" className="notice error">
+          The reference could not be loaded. The raw document is at <a href="/openapi.json">/openapi.json</a>.
+        </p>
+      )}
+      <div ref={container} className="swagger-host" />
+    </>
+  );
+}

@@ -1,0 +1,15 @@
+// The leaf mark drawn inline: an emoji would depend on the machine's fonts.
+export function Leaf() {
+  return (
+    <svg className="leaf" viewBox="0 0 32 32" width="22" height="22" aria-hidden="true" focusable="false">
+      <rect width="32" height="32" rx="7" fill="#2f6b3f" />
+      <path
+        d="M16 26c0-7 1-12 8-16-1 7-4 11-8 12m0 4c0-5-1-9-7-12 1 5 3 8 7 9"
+        fill="none"
+        stroke="#fff"
+        strokeWidth="2.2"
+        strokeLinecap="round"
+      />
+    </svg>
+  );
+}

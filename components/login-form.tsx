@@ -1,0 +1,66 @@
+'use client';
+import { signIn } from 'next-auth/react';
+import { useState, type FormEvent } from 'react';
+
+const TOO_MANY_ATTEMPTS = 'TooManyAttempts';
+
+function refusalText(error: string): string {
+  if (error.startsWith(`${TOO_MANY_ATTEMPTS}:`)) {
+    const seconds = Number(error.split(':')[1]) || 1;
+    return `Too many failed sign-ins for this email. Wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
+  }
+  // The same words whether the email or the password was wrong: nothing to learn about accounts.
+  return 'Wrong email or password.';
+}
+
+export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
+  const [alert, setAlert] = useState('');
+  const [busy, setBusy] = useState(false);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    setBusy(true);
+    setAlert('');
+    try {
+      const result = await signIn('credentials', {
+        email: String(form.get('email') ?? ''),
+        password: String(form.get('password') ?? ''),
+        redirect: false,
+      });
+      if (result?.ok && !result.error) {
+        // A full load, so every server component renders with the new session.
+        window.location.assign(callbackUrl);
+        return;
+      }
+      setAlert(refusalText(result?.error ?? ''));
+    } catch {
+      setAlert('Could not reach the server. Check your connection and try again.');
+    }
+    setBusy(false);
+  }
+
+  return (
+    <form onSubmit={submit} className="card narrow">
+      <h1>Sign in</h1>
+      <div className="field">
+        <label htmlFor="email">Email</label>
+        <input id="email" name="email" type="email" autoComplete="username" required />
+      </div>
+      <div className="field">
+        <label htmlFor="password">Password</label>
+        <input id="password" name="password" type="password" autoComplete="current-password" required />
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={busy}>
+          {busy ? 'Signing in…' : 'Sign in'}
+        </button>
+      </div>
+      <div className="notice-area">
+        <p role="alert" className={alert ? 'notice error' : 'notice'}>
+          {alert}
+        </p>
+      </div>
+    </form>
+  );
+}
