@@ -7,6 +7,7 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 const steps = [
   ['production build', ['next', 'build']],
   ['unit, API and CLI tests (vitest)', ['vitest', 'run']],
+  ['browser journeys in Chromium (playwright)', ['playwright', 'test']],
 ];
 
 for (const [title, [bin, ...args]] of steps) {

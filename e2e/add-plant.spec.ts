@@ -1,0 +1,156 @@
+import type { Page, Request } from '@playwright/test';
+import { alertOf, expect, test, uniqueId } from './support/fixtures';
+
+function plantPosts(page: Page): Request[] {
+  const posts: Request[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/plants') posts.push(request);
+  });
+  return posts;
+}
+
+async function fillPlant(page: Page, plant: { id: string; name: string; tag?: string }) {
+  await page.getByLabel('ID').fill(plant.id);
+  await page.getByLabel('Name').fill(plant.name);
+  await page.getByLabel('Tag').fill(plant.tag ?? '');
+}
+
+test.beforeEach(async ({ signIn }) => {
+  await signIn('/');
+});
+
+test('adding a plant confirms it, clears the form and lists it first, with its id exact', async ({ page }) => {
+  const posts = plantPosts(page);
+  const id = uniqueId();
+  await fillPlant(page, { id, name: 'Monstera deliciosa', tag: 'aroid' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+
+  await expect(page.getByRole('status')).toHaveText(`Added “Monstera deliciosa” (ID ${id}).`);
+  expect(posts).toHaveLength(1);
+  expect(posts[0].headers().authorization).toMatch(/^Bearer eyJ/);
+  expect(posts[0].postData()).toBe(`{"id":${id},"name":"Monstera deliciosa","tag":"aroid"}`);
+  await expect(page.getByLabel('ID')).toHaveValue('');
+  await expect(page.getByLabel('Name')).toHaveValue('');
+
+  const recent = page.getByRole('region', { name: 'Recent plants' });
+  await expect(recent.getByRole('row').nth(1)).toContainText(id);
+  await expect(recent.getByRole('row').nth(1)).toContainText('Monstera deliciosa');
+  // The server-rendered list shows it too, newest first.
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Recent plants' }).getByRole('row').nth(1)).toContainText(id);
+});
+
+test('int64 max survives the trip digit for digit', async ({ page }) => {
+  const id = '9223372036854775807';
+  await fillPlant(page, { id, name: 'Edge of int64' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toContainText(id);
+  await expect(page.getByRole('region', { name: 'Recent plants' }).getByRole('row').nth(1)).toContainText(id);
+});
+
+test('an empty name is caught in the browser, beside its field, without any request', async ({ page }) => {
+  const posts = plantPosts(page);
+  await fillPlant(page, { id: uniqueId(), name: '   ' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+
+  const name = page.getByLabel('Name');
+  await expect(name).toHaveAttribute('aria-invalid', 'true');
+  await expect(name).toHaveAccessibleDescription('must not be empty');
+  await expect(name).toBeFocused();
+  await expect(page.locator('#name-error')).toHaveText('must not be empty');
+  expect(posts).toHaveLength(0);
+
+  await page.getByLabel('ID').fill('12a');
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByLabel('ID')).toHaveAccessibleDescription(/must be a whole number/);
+  expect(posts).toHaveLength(0);
+});
+
+test('a conflicting id shows the API error under the ID and keeps everything typed', async ({ page }) => {
+  const id = uniqueId();
+  await fillPlant(page, { id, name: 'Fern' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toContainText('Fern');
+
+  await fillPlant(page, { id, name: 'Cactus', tag: 'succulent' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  const message = `id: a plant with id ${id} already exists with a different name or tag; choose another id`;
+  await expect(alertOf(page)).toHaveText(message);
+  await expect(page.locator('#id-error')).toHaveText(message.slice('id: '.length));
+  await expect(page.getByLabel('ID')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('ID')).toHaveValue(id);
+  await expect(page.getByLabel('Name')).toHaveValue('Cactus');
+  await expect(page.getByLabel('Tag')).toHaveValue('succulent');
+});
+
+test('a network failure says so, keeps the input, and a retry succeeds', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/^Failed to load resource: net::ERR_CONNECTION_RESET$/);
+  const id = uniqueId();
+  await page.route('**/plants', (route) => route.abort('connectionreset'), { times: 1 });
+  await fillPlant(page, { id, name: 'Retry me' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(alertOf(page)).toContainText('Could not reach the server');
+  await expect(page.getByLabel('ID')).toHaveValue(id);
+
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toHaveText(`Added “Retry me” (ID ${id}).`);
+});
+
+test('the page renews its API token before it expires', async ({ page }) => {
+  await page.clock.install();
+  await page.reload();
+  const renewal = page.waitForRequest((request) => request.url().endsWith('/api/session-token') && request.method() === 'POST');
+  await page.clock.fastForward('09:30');
+  expect((await (await renewal).response())!.status()).toBe(200);
+
+  const id = uniqueId();
+  await fillPlant(page, { id, name: 'After renewal' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toContainText(id);
+});
+
+test('the whole journey works from the keyboard, with visible focus', async ({ page }) => {
+  await page.goto('/');
+  const id = uniqueId();
+  // Tab from the top of the page to the ID field: skip link, brand, navigation, sign out, ID.
+  for (let presses = 0; presses < 12; presses++) {
+    await page.keyboard.press('Tab');
+    if (await page.getByLabel('ID').evaluate((element) => element === document.activeElement)) break;
+  }
+  await expect(page.getByLabel('ID')).toBeFocused();
+  const outline = await page.getByLabel('ID').evaluate((element) => getComputedStyle(element).outlineStyle);
+  expect(outline).not.toBe('none');
+
+  await page.keyboard.type(id);
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Keyboard fern');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('fern');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Add plant' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('status')).toHaveText(`Added “Keyboard fern” (ID ${id}).`);
+  // Focus goes back to the first field, ready for the next plant.
+  await expect(page.getByLabel('ID')).toBeFocused();
+});
+
+test('works at 375 px wide without sideways scrolling, and nothing moves on submit', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/');
+  const overflow = () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(await overflow()).toBeLessThanOrEqual(0);
+
+  const list = page.getByRole('heading', { name: 'Recent plants' });
+  const before = await list.boundingBox();
+  await fillPlant(page, { id: uniqueId(), name: '' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  expect((await list.boundingBox())!.y).toBe(before!.y);
+
+  const id = uniqueId();
+  await fillPlant(page, { id, name: 'Small screen' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toContainText('Small screen');
+  expect((await list.boundingBox())!.y).toBe(before!.y);
+  expect(await overflow()).toBeLessThanOrEqual(0);
+});

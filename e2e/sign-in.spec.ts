@@ -1,0 +1,82 @@
+import { alertOf, expect, signInThroughForm, test } from './support/fixtures';
+import { STAFF_EMAIL } from './support/staff';
+
+test('a signed-out visitor is sent to /login and comes back where they were going', async ({ page }) => {
+  await page.goto('/tokens');
+  await expect(page).toHaveURL('/login?callbackUrl=%2Ftokens');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await signInThroughForm(page);
+  await expect(page).toHaveURL('/tokens');
+  await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
+});
+
+test('sign-in is refused with one message for a wrong password or an unknown email, then succeeds', async ({ page }) => {
+  await page.goto('/login');
+  const alert = alertOf(page);
+
+  await signInThroughForm(page, STAFF_EMAIL, 'not the password');
+  await expect(alert).toHaveText('Wrong email or password.');
+  await expect(page).toHaveURL('/login');
+
+  await signInThroughForm(page, 'nobody@example.com', 'not the password');
+  await expect(alert).toHaveText('Wrong email or password.');
+
+  await signInThroughForm(page);
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { name: 'Add a plant' })).toBeVisible();
+});
+
+test('repeated failures slow further attempts down', async ({ page }) => {
+  await page.goto('/login');
+  const email = `guessed-${Date.now()}@example.com`;
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    await signInThroughForm(page, email, `guess ${attempt}`);
+    await expect(alertOf(page)).toHaveText('Wrong email or password.');
+    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+  }
+  // The sixth comes well within the 5 s the fifth failure imposed.
+  await signInThroughForm(page, email, 'guess 6');
+  await expect(alertOf(page)).toHaveText(/^Too many failed sign-ins for this email\. Wait \d+ seconds? and try again\.$/);
+});
+
+test('signing out is one click from every page, and the API never redirects', async ({ page, signIn }) => {
+  for (const path of ['/', '/tokens', '/docs']) {
+    await signIn(path);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/login/);
+    await page.goto(path);
+    await expect(page).toHaveURL(`/login?callbackUrl=${encodeURIComponent(path)}`);
+  }
+
+  // Even with a session cookie, the API wants a bearer token, and answers 401 JSON, not a page.
+  await signIn('/');
+  const response = await page.request.get('/plants', { maxRedirects: 0 });
+  expect(response.status()).toBe(401);
+  expect(response.headers()['content-type']).toContain('application/json');
+  expect(await response.json()).toEqual({ error: 40101, message: expect.stringContaining('Missing bearer token') });
+});
+
+test('the session cookie is httpOnly, SameSite=Lax and Secure, and pages carry the security headers', async ({ page, signIn, context }) => {
+  await signIn('/');
+  const session = (await context.cookies()).find((cookie) => cookie.name.endsWith('next-auth.session-token'));
+  expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', secure: true });
+
+  const response = await page.goto('/');
+  const headers = response!.headers();
+  const csp = headers['content-security-policy'];
+  expect(csp).toMatch(/script-src 'self' 'nonce-[A-Za-z0-9+/=]+' 'strict-dynamic'/);
+  expect(csp).toContain("frame-ancestors 'none'");
+  expect(csp).toContain("object-src 'none'");
+  expect(csp).not.toContain('unsafe-eval');
+  expect(headers['x-content-type-options']).toBe('nosniff');
+  expect(headers['referrer-policy']).toBe('strict-origin-when-cross-origin');
+  // No request for fonts or anything else leaves this origin.
+  const foreign: string[] = [];
+  page.on('request', (request) => {
+    if (!request.url().startsWith(new URL(page.url()).origin)) foreign.push(request.url());
+  });
+  await page.reload();
+  await page.goto('/docs');
+  await expect(page.getByRole('heading', { name: 'Plant Store', exact: false }).last()).toBeVisible();
+  expect(foreign).toEqual([]);
+});

@@ -1,0 +1,51 @@
+// Every spec runs with these: any console error or uncaught page error fails the test, and
+// `signIn` signs the seeded staff member in through the real form.
+import { test as base, expect, type Page } from '@playwright/test';
+import { STAFF_EMAIL, STAFF_PASSWORD } from './staff';
+
+export async function signInThroughForm(page: Page, email = STAFF_EMAIL, password = STAFF_PASSWORD) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** The page's messages for people; Next's empty route announcer also has role="alert". */
+export const alertOf = (page: Page) => page.getByRole('alert').filter({ hasText: /\S/ });
+
+// The browser logs every 4xx answer as a console error. These are the answers the journeys
+// provoke on purpose (refused sign-ins and tokens, a conflict); anything else fails the test.
+const EXPECTED_REFUSALS = /^Failed to load resource: the server responded with a status of (401|409) /;
+
+type ConsoleErrors = { allow(pattern: RegExp): void };
+type Fixtures = { signIn: (path?: string) => Promise<void>; consoleErrors: ConsoleErrors };
+
+export const test = base.extend<Fixtures>({
+  consoleErrors: [
+    async ({ page }, provide) => {
+      const errors: string[] = [];
+      const allowed = [EXPECTED_REFUSALS];
+      page.on('console', (message) => {
+        if (message.type() === 'error') errors.push(message.text());
+      });
+      page.on('pageerror', (error) => errors.push(error.message));
+      await provide({ allow: (pattern) => allowed.push(pattern) });
+      const unexpected = errors.filter((text) => !allowed.some((pattern) => pattern.test(text)));
+      expect(unexpected, 'console errors on the page').toEqual([]);
+    },
+    { auto: true },
+  ],
+  signIn: async ({ page }, provide) => {
+    await provide(async (path = '/') => {
+      await page.goto(`/login?callbackUrl=${encodeURIComponent(path)}`);
+      await signInThroughForm(page);
+      await expect(page).toHaveURL(path);
+    });
+  },
+});
+
+export { expect };
+
+/** A random id above 2^53, as digits: precision loss anywhere would show. */
+export function uniqueId(): string {
+  return (2n ** 60n + BigInt(Math.floor(Math.random() * 2 ** 40)) * 1000n + BigInt(Date.now() % 1000)).toString();
+}
