@@ -148,7 +148,7 @@ export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
                 {tokens.map((row) => (
                   <tr key={row.id}>
                     <td>{row.name}</td>
-                    <td className="mono">{row.prefix}</td>
+                    <td className="mono nowrap">{row.prefix}…</td>
                     <td>
                       <When iso={row.createdAt} none="-" />
                     </td>
