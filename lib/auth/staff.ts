@@ -1,18 +1,23 @@
 // Who is signed in, for pages and server actions.
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
+import { cache } from 'react';
 import { db } from '../db/client';
 import { authOptions } from './next-auth';
 
 export type Staff = { id: string; email: string };
 
-/** The signed-in staff member, or null. A session whose account was deleted counts as none. */
-export async function currentStaff(): Promise<Staff | null> {
+/**
+ * The signed-in staff member, or null. A session whose account was deleted counts as none.
+ * Cached per request: the staff layout and its page both ask, and one cookie decode and one
+ * read answer both.
+ */
+export const currentStaff = cache(async (): Promise<Staff | null> => {
   const session = await getServerSession(authOptions());
   const id = (session?.user as { id?: string } | undefined)?.id;
   if (!id) return null;
   return db().user.findUnique({ where: { id }, select: { id: true, email: true } });
-}
+});
 
 /** For staff pages: the signed-in staff member, or a redirect to /login that comes back to `returnTo`. */
 export async function requireStaff(returnTo: string): Promise<Staff> {
