@@ -1,12 +1,11 @@
 'use client';
 import { signIn } from 'next-auth/react';
 import { useState, type FormEvent } from 'react';
-
-const TOO_MANY_ATTEMPTS = 'TooManyAttempts';
+import { waitSecondsOf } from '@/lib/auth/sign-in-refusal';
 
 function refusalText(error: string): string {
-  if (error.startsWith(`${TOO_MANY_ATTEMPTS}:`)) {
-    const seconds = Number(error.split(':')[1]) || 1;
+  const seconds = waitSecondsOf(error);
+  if (seconds !== null) {
     return `Too many failed sign-ins for this email. Wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
   }
   // The same words whether the email or the password was wrong: nothing to learn about accounts.

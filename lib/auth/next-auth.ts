@@ -5,13 +5,11 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { clearLoginFailures, loginRetryAfterSeconds, recordLoginFailure } from './login-throttle';
 import { dummyPasswordHash, verifyPassword } from './password';
 import { resolveAuthSecret } from './secret';
+import { tooManyAttemptsError } from './sign-in-refusal';
 import { findUserByEmail } from './users';
 import { log } from '../log';
 
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
-
-/** Sign-in refusals the login page tells apart; anything else reads as wrong credentials. */
-export const TOO_MANY_ATTEMPTS = 'TooManyAttempts';
 
 // The app answers on whatever address it is reached at (a port picked at random in tests, a
 // proxy's public name in production); next-auth otherwise assumes http://localhost:3000.
@@ -24,7 +22,7 @@ async function authorize(credentials: Record<'email' | 'password', string> | und
   if (!email || !password) return null;
 
   const waitSeconds = await loginRetryAfterSeconds(email);
-  if (waitSeconds > 0) throw new Error(`${TOO_MANY_ATTEMPTS}:${waitSeconds}`);
+  if (waitSeconds > 0) throw tooManyAttemptsError(waitSeconds);
 
   // An unknown email is checked against a dummy hash, so it costs what a wrong password costs.
   const user = await findUserByEmail(email);
