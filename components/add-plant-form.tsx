@@ -8,6 +8,7 @@ import { useForm } from 'react-hook-form';
 import { fieldMessages, postPlant } from '@/lib/api-client/plants';
 import { NAME_MAX_LENGTH, NewPlantForm, TAG_MAX_LENGTH, type NewPlant, type NewPlantFormInput } from '@/lib/schemas/plant';
 import { RecentPlants, type RecentPlant } from './recent-plants';
+import { TextField } from './text-field';
 import { SignedOutError, useSessionToken, type SessionToken } from './use-session-token';
 
 const FIELDS = ['id', 'name', 'tag'] as const;
@@ -78,64 +79,32 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
     }
   }
 
-  const describedBy = (field: (typeof FIELDS)[number], hint?: string) =>
-    [hint, errors[field] ? `${field}-error` : undefined].filter(Boolean).join(' ') || undefined;
-
-  // Error lines are always rendered (empty when fine), so a message appearing moves nothing.
   return (
     <>
       <section aria-labelledby="add-heading" className="card">
         <h1 id="add-heading">Add a plant</h1>
         <form onSubmit={handleSubmit(submit)} noValidate>
-          <div className="field">
-            <label htmlFor="id">ID</label>
-            <input
-              id="id"
-              inputMode="numeric"
-              autoComplete="off"
-              spellCheck={false}
-              aria-invalid={errors.id ? true : undefined}
-              aria-describedby={describedBy('id', 'id-hint')}
-              {...register('id')}
-            />
-            <p id="id-hint" className="hint">
-              A whole number, up to 9223372036854775807.
-            </p>
-            <p id="id-error" className="field-error">
-              {errors.id?.message}
-            </p>
-          </div>
-          <div className="field">
-            <label htmlFor="name">Name</label>
-            <input
-              id="name"
-              autoComplete="off"
-              maxLength={NAME_MAX_LENGTH * 2}
-              aria-invalid={errors.name ? true : undefined}
-              aria-describedby={describedBy('name')}
-              {...register('name')}
-            />
-            <p id="name-error" className="field-error">
-              {errors.name?.message}
-            </p>
-          </div>
-          <div className="field">
-            <label htmlFor="tag">Tag</label>
-            <input
-              id="tag"
-              autoComplete="off"
-              maxLength={TAG_MAX_LENGTH * 2}
-              aria-invalid={errors.tag ? true : undefined}
-              aria-describedby={describedBy('tag', 'tag-hint')}
-              {...register('tag')}
-            />
-            <p id="tag-hint" className="hint">
-              Optional, such as “aroid” or “succulent”.
-            </p>
-            <p id="tag-error" className="field-error">
-              {errors.tag?.message}
-            </p>
-          </div>
+          <TextField
+            label="ID"
+            hint="A whole number, up to 9223372036854775807."
+            error={errors.id?.message}
+            registration={register('id')}
+            inputMode="numeric"
+            spellCheck={false}
+          />
+          <TextField
+            label="Name"
+            error={errors.name?.message}
+            registration={register('name')}
+            maxLength={NAME_MAX_LENGTH * 2}
+          />
+          <TextField
+            label="Tag"
+            hint="Optional, such as “aroid” or “succulent”."
+            error={errors.tag?.message}
+            registration={register('tag')}
+            maxLength={TAG_MAX_LENGTH * 2}
+          />
           <div className="actions">
             <button type="submit" disabled={isSubmitting}>
               {isSubmitting ? 'Adding…' : 'Add plant'}
