@@ -1,9 +1,6 @@
-export type RecentPlant = { id: string; name: string; tag?: string; addedAt: string };
+import { Timestamp } from './timestamp';
 
-// A fixed UTC format renders the same on the server and in every browser (no hydration mismatch).
-export function formatWhen(iso: string): string {
-  return `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC`;
-}
+export type RecentPlant = { id: string; name: string; tag?: string; addedAt: string };
 
 export function RecentPlants({ plants }: { plants: RecentPlant[] }) {
   return (
@@ -29,7 +26,7 @@ export function RecentPlants({ plants }: { plants: RecentPlant[] }) {
                   <td>{plant.name}</td>
                   <td>{plant.tag ?? <span className="muted">none</span>}</td>
                   <td>
-                    <time dateTime={plant.addedAt}>{formatWhen(plant.addedAt)}</time>
+                    <Timestamp iso={plant.addedAt} />
                   </td>
                 </tr>
               ))}

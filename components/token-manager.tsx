@@ -1,7 +1,7 @@
 'use client';
 import { useActionState, useState, useTransition } from 'react';
 import { createTokenAction, revokeTokenAction, type CreateTokenState } from '@/app/(staff)/tokens/actions';
-import { formatWhen } from './recent-plants';
+import { Timestamp } from './timestamp';
 
 export type TokenRow = {
   id: string;
@@ -12,10 +12,6 @@ export type TokenRow = {
   expiresAt: string | null;
   revokedAt: string | null;
 };
-
-function When({ iso, none }: { iso: string | null; none: string }) {
-  return iso ? <time dateTime={iso}>{formatWhen(iso)}</time> : <span className="muted">{none}</span>;
-}
 
 function NewSecret({ name, token }: { name: string; token: string }) {
   const [copied, setCopied] = useState('');
@@ -150,13 +146,13 @@ export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
                     <td>{row.name}</td>
                     <td className="mono nowrap">{row.prefix}…</td>
                     <td>
-                      <When iso={row.createdAt} none="-" />
+                      <Timestamp iso={row.createdAt} />
                     </td>
                     <td>
-                      <When iso={row.lastUsedAt} none="never" />
+                      <Timestamp iso={row.lastUsedAt} none="never" />
                     </td>
                     <td>
-                      <When iso={row.expiresAt} none="never" />
+                      <Timestamp iso={row.expiresAt} none="never" />
                     </td>
                     <td>
                       <RevokeCell row={row} />
