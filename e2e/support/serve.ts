@@ -5,7 +5,7 @@ import { createRequire } from 'node:module';
 import { createTestDatabase } from '../../test/support/database';
 import { E2E_PORT, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
-const database = await createTestDatabase();
+const database = await createTestDatabase('sqlite');
 process.env.DATABASE_URL = database.url;
 process.env.AUTH_SECRET = 'e2e-secret-0123456789abcdef0123456789abcdef';
 
@@ -22,6 +22,5 @@ const server = spawn(process.execPath, [nextBin, 'start', '--port', String(E2E_P
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => {
-  database.remove();
-  process.exit(code ?? 0);
+  void database.remove().finally(() => process.exit(code ?? 0));
 });

@@ -1,24 +1,57 @@
-// One Prisma client per process, on better-sqlite3.
+// One Prisma client per process, on the engine DATABASE_URL names: better-sqlite3 for a `file:`
+// URL, node-postgres for a `postgresql:` one. Both generated clients come from the same models
+// (scripts/prisma-generate.mjs), so the rest of the app sees one API.
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaClient } from './generated/sqlite/client';
-import { ensureSqliteFile } from './url';
+import { PrismaPg } from '@prisma/adapter-pg';
+import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
+import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { databaseEngine, databaseUrl, ensureSqliteFile, type DatabaseEngine } from './url';
 
 const BUSY_TIMEOUT_MS = 5000;
+// Each instance holds at most this many PostgreSQL connections; several instances share a server.
+const DEFAULT_POOL_SIZE = 10;
 
-function createClient() {
-  const file = ensureSqliteFile();
-  // WAL is set on the file by migrations; busy_timeout is per connection, hence `timeout` here.
-  const adapter = new PrismaBetterSqlite3({ url: `file:${file}`, timeout: BUSY_TIMEOUT_MS });
-  return new PrismaClient({ adapter });
+export type Client = SqliteClient;
+
+function poolSize(): number {
+  const configured = Number(process.env.DATABASE_POOL_SIZE);
+  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_POOL_SIZE;
 }
 
-type Client = ReturnType<typeof createClient>;
+function createClient(): { client: Client; engine: DatabaseEngine } {
+  const url = databaseUrl();
+  const engine = databaseEngine(url);
+  if (engine === 'sqlite') {
+    // WAL is set on the file by migrations; busy_timeout is per connection, hence `timeout` here.
+    const adapter = new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(url)}`, timeout: BUSY_TIMEOUT_MS });
+    return { client: new SqliteClient({ adapter }), engine };
+  }
+  const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_TIMEOUT_MS });
+  // The models are the same, only the provider differs, so the two clients' APIs are too.
+  return { client: new PostgresqlClient({ adapter }) as unknown as Client, engine };
+}
 
 // Next's dev server re-evaluates modules on every change; keeping the client on globalThis stops
 // each reload from opening another connection.
-const globalForPrisma = globalThis as unknown as { plantStorePrisma?: Client };
+const globalForPrisma = globalThis as unknown as { plantStorePrisma?: { client: Client; engine: DatabaseEngine } };
+
+function current() {
+  return (globalForPrisma.plantStorePrisma ??= createClient());
+}
 
 /** The process's Prisma client, opened on first use (never at build time). */
 export function db(): Client {
-  return (globalForPrisma.plantStorePrisma ??= createClient());
+  return current().client;
+}
+
+/** The engine the process's client talks to. */
+export function dbEngine(): DatabaseEngine {
+  return current().engine;
+}
+
+/** Closes the process's database connections (at shutdown); the next db() opens new ones. */
+export async function closeDb(): Promise<void> {
+  const open = globalForPrisma.plantStorePrisma;
+  globalForPrisma.plantStorePrisma = undefined;
+  await open?.client.$disconnect();
 }

@@ -1,26 +1,45 @@
 // Migrations without the network. The Prisma CLI downloads a native schema engine, which this
 // project cannot rely on; the same engine ships as WebAssembly (@prisma/schema-engine-wasm) and
-// talks to SQLite through the driver adapter the app already uses. `applyMigrations` does what
-// `prisma migrate deploy` does: apply prisma/migrations/* in order and record them in
-// `_prisma_migrations`, so either tool can take over from the other.
+// talks to the database through the driver adapter the app already uses (better-sqlite3 or pg).
+// `applyMigrations` does what `prisma migrate deploy` does: apply the engine's migrations folder
+// in order and record them in `_prisma_migrations`, so either tool can take over from the other.
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { bindMigrationAwareSqlAdapterFactory } from '@prisma/driver-adapter-utils';
+import { PrismaPg } from '@prisma/adapter-pg';
+import {
+  bindMigrationAwareSqlAdapterFactory,
+  type SqlMigrationAwareDriverAdapterFactory,
+} from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
-import { ensureSqliteFile } from './url';
+import { databaseEngine, ensureSqliteFile, type DatabaseEngine } from './url';
 
-export const MIGRATIONS_DIR = path.resolve(process.cwd(), 'prisma/migrations');
-export const SCHEMA_FILE = path.resolve(process.cwd(), 'prisma/schema.prisma');
+/** Each engine's schema and migrations, in Prisma's layout (prisma.config.ts points at the same). */
+export const PRISMA_FILES: Record<DatabaseEngine, { schema: string; migrations: string }> = {
+  sqlite: {
+    schema: path.resolve(process.cwd(), 'prisma/schema.prisma'),
+    migrations: path.resolve(process.cwd(), 'prisma/migrations'),
+  },
+  postgresql: {
+    schema: path.resolve(process.cwd(), 'prisma/postgresql/schema.prisma'),
+    migrations: path.resolve(process.cwd(), 'prisma/postgresql/migrations'),
+  },
+};
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm');
-let engineModule: Promise<EngineModule> | undefined;
+
+// The glue module holds a single wasm instance, and a process can evaluate this file more than
+// once (vitest loads it per project); the loaded engine and its queue are therefore per process.
+const shared = globalThis as unknown as {
+  plantStoreSchemaEngine?: { module?: Promise<EngineModule>; queue: Promise<unknown> };
+};
+const engineState = (shared.plantStoreSchemaEngine ??= { queue: Promise.resolve() });
 
 // Node cannot import a .wasm file, so the wasm-bindgen glue is wired to the module by hand.
 function loadEngineModule(): Promise<EngineModule> {
-  return (engineModule ??= (async () => {
+  return (engineState.module ??= (async () => {
     const require = createRequire(import.meta.url);
     const gluePath = require.resolve('@prisma/schema-engine-wasm/schema_engine_bg');
     const glue = (await import('@prisma/schema-engine-wasm/schema_engine_bg')) as EngineModule & {
@@ -34,24 +53,83 @@ function loadEngineModule(): Promise<EngineModule> {
   })());
 }
 
-async function withEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+const PG_CHAR_OID = 18;
+const PG_TEXT_OID = 25;
+
+type Queryable = { performIO?: (...args: unknown[]) => Promise<{ fields: { dataTypeID: number }[] }> };
+
+/**
+ * The engine reads PostgreSQL's catalogue, whose one-byte `"char"` columns (pg_class.relkind and
+ * the like) @prisma/adapter-pg 7.10 refuses as an unsupported type. pg already hands them over as
+ * strings, so they are relabelled as text. Only the migration engine's connections get this.
+ */
+function readCharAsText<Q extends object>(queryable: Q): Q {
+  const target = queryable as Q & Queryable;
+  const performIO = target.performIO?.bind(target);
+  if (!performIO) throw new Error('@prisma/adapter-pg changed: performIO not found (see lib/db/migrate.ts)');
+  target.performIO = async (...args) => {
+    const result = await performIO(...args);
+    for (const field of result.fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
+    return result;
+  };
+  return queryable;
+}
+
+function adapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory {
+  if (databaseEngine(databaseUrl) === 'sqlite') return new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(databaseUrl)}` });
+  const factory = new PrismaPg({ connectionString: databaseUrl });
+  const patch = <A extends Awaited<ReturnType<PrismaPg['connect']>>>(adapter: A): A => {
+    const startTransaction = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel) => readCharAsText(await startTransaction(isolationLevel));
+    return readCharAsText(adapter);
+  };
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => patch(await factory.connect()),
+    connectToShadowDb: async () => patch(await factory.connectToShadowDb()),
+  };
+}
+
+// The wasm engine reports a Rust panic through this global before it traps; keep the message so
+// the error says what went wrong instead of "unreachable".
+const panicRegistry = globalThis as unknown as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
+let lastPanic: string | undefined;
+panicRegistry.PRISMA_WASM_PANIC_REGISTRY ??= { set_message: (message) => void (lastPanic = message) };
+
+function withEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
+  // One engine at a time: they would share the one wasm instance, and tests migrate several
+  // databases at once.
+  const run = engineState.queue.then(() => runEngine(databaseUrl, work));
+  engineState.queue = run.catch(() => {});
+  return run.catch((error: unknown) => {
+    if (lastPanic === undefined) throw error;
+    const message = `schema engine panicked: ${lastPanic}`;
+    lastPanic = undefined;
+    throw new Error(message, { cause: error });
+  });
+}
+
+async function runEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadEngineModule();
-  const file = ensureSqliteFile(databaseUrl);
-  // engine.free() leaves the engine's connections open, and one of them keeps holding a lock on
-  // the file; record them so they can be closed when the engine is done.
-  const factory = new PrismaBetterSqlite3({ url: `file:${file}` });
+  const schemaFile = PRISMA_FILES[databaseEngine(databaseUrl)].schema;
+  // engine.free() leaves the engine's connections open (on SQLite one keeps holding a lock on the
+  // file, on PostgreSQL the pool keeps the process alive); record them so they can be closed.
+  const factory = adapterFactory(databaseUrl);
   const connections: { dispose(): Promise<void> }[] = [];
-  const tracked = Object.assign(Object.create(factory) as typeof factory, {
+  const track = <C extends { dispose(): Promise<void> }>(connection: C): C => (connections.push(connection), connection);
+  const tracked: SqlMigrationAwareDriverAdapterFactory = {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
     connect: async () => track(await factory.connect()),
     connectToShadowDb: async () => track(await factory.connectToShadowDb()),
-  });
-  const track = <C extends { dispose(): Promise<void> }>(connection: C): C => (connections.push(connection), connection);
+  };
   const adapter = bindMigrationAwareSqlAdapterFactory(tracked);
-  const schema = await readFile(SCHEMA_FILE, 'utf8');
+  const schema = await readFile(schemaFile, 'utf8');
   const engineLog = (line: string) => {
     if (process.env.PRISMA_ENGINE_DEBUG) process.stderr.write(`[schema-engine] ${line}\n`);
   };
-  const engine = await SchemaEngine.new({ datamodels: [[SCHEMA_FILE, schema]] }, engineLog, adapter);
+  const engine = await SchemaEngine.new({ datamodels: [[schemaFile, schema]] }, engineLog, adapter);
   try {
     return await work(engine);
   } finally {
@@ -85,6 +163,7 @@ const NO_FILTER = { externalTables: [], externalEnums: [] };
 
 // WAL lets readers run beside the writer, and it is a property of the file, so it is set once here.
 function setJournalMode(databaseUrl: string) {
+  if (databaseEngine(databaseUrl) !== 'sqlite') return;
   const connection = new Database(ensureSqliteFile(databaseUrl));
   try {
     connection.pragma('journal_mode = WAL');
@@ -99,7 +178,8 @@ export async function applyMigrations(options: {
   migrationsDir?: string;
 }): Promise<{ applied: string[] }> {
   setJournalMode(options.databaseUrl);
-  const migrationsList = await readMigrations(options.migrationsDir ?? MIGRATIONS_DIR);
+  const migrationsDir = options.migrationsDir ?? PRISMA_FILES[databaseEngine(options.databaseUrl)].migrations;
+  const migrationsList = await readMigrations(migrationsDir);
   const output = await withEngine(options.databaseUrl, (engine) =>
     engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
   );
@@ -107,21 +187,21 @@ export async function applyMigrations(options: {
 }
 
 /**
- * The SQL that takes a database built by the existing migrations to the current schema.prisma,
- * or null when they already match. It builds that database from scratch at `scratchDatabaseUrl`
- * instead of using the engine's shadow database, whose SQLite path sends whole scripts through a
- * single-statement call and fails.
+ * The SQL that takes a database built by the existing migrations to the current schema, or null
+ * when they already match; the engine is that of `scratchDatabaseUrl`, an empty database this
+ * builds from the migrations. It is used instead of the engine's shadow database, whose SQLite
+ * path sends whole scripts through a single-statement call and fails.
  */
 export async function diffSchemaAgainstMigrations(options: {
   scratchDatabaseUrl: string;
   migrationsDir?: string;
 }): Promise<string | null> {
   await applyMigrations({ databaseUrl: options.scratchDatabaseUrl, migrationsDir: options.migrationsDir });
-  const schema = await readFile(SCHEMA_FILE, 'utf8');
-  const files = [{ path: SCHEMA_FILE, content: schema }];
+  const schemaFile = PRISMA_FILES[databaseEngine(options.scratchDatabaseUrl)].schema;
+  const files = [{ path: schemaFile, content: await readFile(schemaFile, 'utf8') }];
   const result = await withEngine(options.scratchDatabaseUrl, (engine) =>
     engine.diff({
-      from: { tag: 'schemaDatasource', files, configDir: path.dirname(SCHEMA_FILE) },
+      from: { tag: 'schemaDatasource', files, configDir: path.dirname(schemaFile) },
       to: { tag: 'schemaDatamodel', files },
       script: true,
       exitCode: true,

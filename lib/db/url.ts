@@ -1,11 +1,22 @@
-// Where the database lives. DATABASE_URL picks it; the default is an SQLite file under ./data.
+// Where the database lives, and which engine it is. DATABASE_URL picks both: `file:` is SQLite
+// (the embedded default, under ./data), `postgresql:` or `postgres:` is a PostgreSQL server.
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 export const DEFAULT_DATABASE_URL = 'file:./data/plants.db';
 
+export type DatabaseEngine = 'sqlite' | 'postgresql';
+
 export function databaseUrl(): string {
   return process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+}
+
+export function databaseEngine(url: string = databaseUrl()): DatabaseEngine {
+  if (url.startsWith('file:')) return 'sqlite';
+  if (/^postgres(?:ql)?:\/\//.test(url)) return 'postgresql';
+  throw new Error(
+    `DATABASE_URL must be an SQLite file: URL (file:./data/plants.db) or a PostgreSQL URL (postgresql://user:password@host:5432/db), got "${url.split(':')[0]}:..."`,
+  );
 }
 
 /**
@@ -13,9 +24,7 @@ export function databaseUrl(): string {
  * directory (the project root under `npm start`), never against the build output.
  */
 export function sqliteFilePath(url: string = databaseUrl()): string {
-  if (!url.startsWith('file:')) {
-    throw new Error(`DATABASE_URL must be an SQLite file: URL (file:./data/plants.db), got "${url.split(':')[0]}:..."`);
-  }
+  if (databaseEngine(url) !== 'sqlite') throw new Error('sqliteFilePath: DATABASE_URL is not an SQLite file: URL');
   const location = url.slice('file:'.length).replace(/^\/\/(?=\/)/, '').split('?')[0];
   return path.resolve(/* turbopackIgnore: true */ process.cwd(), location);
 }

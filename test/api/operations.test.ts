@@ -1,11 +1,10 @@
 // Behaviour that needs servers of its own: health, faults, restarts.
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectError, uniqueId } from '../support/api';
-import { createTestDatabase } from '../support/database';
+import { createTestDatabase, testEngine } from '../support/database';
 import { startServer, type RunningServer } from '../support/server';
 
 const cleanups: (() => unknown)[] = [];
@@ -49,8 +48,10 @@ describe('GET /api/health', () => {
   it('answers 503 with an Error when the database cannot be opened', async () => {
     const directory = mkdtempSync(path.join(os.tmpdir(), 'plant-store-broken-'));
     cleanups.push(() => rmSync(directory, { recursive: true, force: true }));
-    // The "database file" is a directory: SQLite cannot open it.
-    const server = await serverOn(`file:${directory}`, 'listening');
+    // SQLite: the "database file" is a directory. PostgreSQL: the database does not exist.
+    const brokenUrl =
+      testEngine() === 'sqlite' ? `file:${directory}` : `postgresql://postgres@127.0.0.1:5432/plant_store_absent_${process.pid}`;
+    const server = await serverOn(brokenUrl, 'listening');
     expectError(await request(server, '/api/health'), 503, 50301, 'The database does not answer');
   });
 });
@@ -61,9 +62,7 @@ describe('faults', () => {
     cleanups.push(database.remove);
     const token = await tokenFor(database.url);
     const server = await serverOn(database.url);
-    const raw = new Database(database.file);
-    raw.exec('DROP TABLE Plant');
-    raw.close();
+    await database.execute('DROP TABLE "Plant"');
 
     const response = await request(server, '/plants', {
       method: 'POST',

@@ -1,13 +1,50 @@
-// Temporary SQLite databases for tests, migrated exactly as `npm start` migrates.
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
+// Temporary databases for tests, migrated exactly as `npm start` migrates, on the engine under
+// test: SQLite files, or databases created on TEST_DATABASE_URL's PostgreSQL server and dropped.
+import Database from 'better-sqlite3';
+import pg from 'pg';
 import { applyMigrations } from '../../lib/db/migrate';
+import { createTemporaryDatabase } from '../../lib/db/temporary-database';
+import { sqliteFilePath, type DatabaseEngine } from '../../lib/db/url';
 
-export async function createTestDatabase(): Promise<{ url: string; file: string; remove(): void }> {
-  const directory = mkdtempSync(path.join(os.tmpdir(), 'plant-store-test-'));
-  const file = path.join(directory, 'plants.db');
-  const url = `file:${file}`;
-  await applyMigrations({ databaseUrl: url });
-  return { url, file, remove: () => rmSync(directory, { recursive: true, force: true }) };
+export type TestDatabase = {
+  engine: DatabaseEngine;
+  url: string;
+  /** Runs raw SQL on the database behind the app's back (to break it, or to look inside). */
+  execute(sql: string): Promise<unknown[]>;
+  remove(): Promise<void>;
+};
+
+/** The engine this test process runs against (vitest projects set TEST_ENGINE). */
+export function testEngine(): DatabaseEngine {
+  return process.env.TEST_ENGINE === 'postgresql' ? 'postgresql' : 'sqlite';
+}
+
+export async function createTestDatabase(engine: DatabaseEngine = testEngine()): Promise<TestDatabase> {
+  const database = await createTemporaryDatabase(engine);
+  try {
+    await applyMigrations({ databaseUrl: database.url });
+  } catch (error) {
+    await database.drop();
+    throw error;
+  }
+  return { engine, url: database.url, execute: (sql) => executeOn(engine, database.url, sql), remove: database.drop };
+}
+
+async function executeOn(engine: DatabaseEngine, url: string, sql: string): Promise<unknown[]> {
+  if (engine === 'sqlite') {
+    const connection = new Database(sqliteFilePath(url));
+    try {
+      const statement = connection.prepare(sql);
+      return statement.reader ? statement.all() : (statement.run(), []);
+    } finally {
+      connection.close();
+    }
+  }
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(sql)).rows;
+  } finally {
+    await client.end();
+  }
 }
