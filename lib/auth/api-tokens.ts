@@ -59,7 +59,49 @@ export async function revokeApiToken(id: string, filter: { createdById?: string 
     where: { id, revokedAt: null, ...filter },
     data: { revokedAt: new Date() },
   });
+  forgetCachedToken(id);
   return count === 1;
+}
+
+// Verified tokens, by hash, so a busy client costs no database read per request. An entry lives
+// TOKEN_CACHE_TTL_MS: that bounds how long a token revoked on another instance (or by the CLI)
+// still works here; a revocation made through this process drops the entry at once.
+export const TOKEN_CACHE_TTL_MS = 500;
+const TOKEN_CACHE_MAX_ENTRIES = 1000;
+
+type TokenRecord = { id: string; createdById: string | null; expiresAt: Date | null; revokedAt: Date | null; lastUsedAt: Date | null };
+type CachedToken = { fetchedAt: number; record: Promise<TokenRecord | null> };
+
+// On globalThis: Next may evaluate this module once per route bundle, and a revocation made by a
+// server action must reach the cache the API routes read.
+const shared = globalThis as unknown as { plantStoreTokenCache?: Map<string, CachedToken> };
+const tokenCache = (shared.plantStoreTokenCache ??= new Map<string, CachedToken>());
+
+function forgetCachedToken(id: string): void {
+  for (const [hash, entry] of tokenCache) {
+    void entry.record.then((record) => {
+      if (record?.id === id && tokenCache.get(hash) === entry) tokenCache.delete(hash);
+    });
+  }
+}
+
+function lookUpToken(hash: string, now: number): Promise<TokenRecord | null> {
+  const cached = tokenCache.get(hash);
+  if (cached && now - cached.fetchedAt < TOKEN_CACHE_TTL_MS) return cached.record;
+
+  // Concurrent requests with the same token share one read.
+  const record = db().apiToken.findUnique({
+    where: { hash },
+    select: { id: true, createdById: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
+  });
+  const entry: CachedToken = { fetchedAt: now, record };
+  tokenCache.delete(hash);
+  if (tokenCache.size >= TOKEN_CACHE_MAX_ENTRIES) tokenCache.delete(tokenCache.keys().next().value!);
+  tokenCache.set(hash, entry);
+  // Unknown tokens and failed reads are not kept: a token made a moment ago must work at once.
+  const drop = () => void (tokenCache.get(hash) === entry && tokenCache.delete(hash));
+  record.then((found) => found ?? drop(), drop);
+  return record;
 }
 
 export type TokenCheck =
@@ -68,14 +110,13 @@ export type TokenCheck =
 
 /** Looks a well-formed token up by its hash and says whether it may be used now. */
 export async function checkApiToken(token: string, now = new Date()): Promise<TokenCheck> {
-  const record = await db().apiToken.findUnique({
-    where: { hash: hashApiToken(token) },
-    select: { id: true, createdById: true, expiresAt: true, revokedAt: true, lastUsedAt: true },
-  });
+  const record = await lookUpToken(hashApiToken(token), now.getTime());
   if (!record) return { status: 'unknown' };
   if (record.revokedAt) return { status: 'revoked' };
   if (record.expiresAt && record.expiresAt <= now) return { status: 'expired' };
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
+    // Marked on the shared record first, so concurrent requests do not all write it.
+    record.lastUsedAt = now;
     await db().apiToken.update({ where: { id: record.id }, data: { lastUsedAt: now } });
   }
   return { status: 'valid', tokenId: record.id, userId: record.createdById };

@@ -21,7 +21,7 @@ export const ERROR_CATALOGUE = {
   rate_limited: {
     code: 42901,
     status: 429,
-    meaning: 'Too many requests for this token; retry after `Retry-After` seconds. (Reserved: rate limiting is not on yet.)',
+    meaning: 'Too many requests for this token this minute (RATE_LIMIT_PER_MINUTE); retry after `Retry-After` seconds.',
   },
   internal: { code: 50001, status: 500, meaning: 'A fault on the server. The response carries `x-request-id` for the log.' },
   unavailable: { code: 50301, status: 503, meaning: 'The database does not answer.' },

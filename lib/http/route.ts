@@ -3,13 +3,19 @@
 import { authenticate, type Principal } from '../auth/bearer';
 import { log } from '../log';
 import { ApiError } from './errors';
+import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { errorResponse } from './respond';
 
 const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 type RouteContext<Params> = { params: Promise<Params> };
 
-export type ApiContext<Params> = { params: Params; requestId: string };
+export type ApiContext<Params> = {
+  params: Params;
+  requestId: string;
+  /** Headers every answer carries, success or error (the RateLimit-* ones). */
+  responseHeaders?: Record<string, string>;
+};
 export type AuthenticatedContext<Params> = ApiContext<Params> & { principal: Principal };
 
 function requestIdOf(request: Request): string {
@@ -25,8 +31,9 @@ function wrap<Params, Context extends ApiContext<Params>>(
     const started = performance.now();
     const requestId = requestIdOf(request);
     let response: Response;
+    let context: Context | undefined;
     try {
-      const context = await prepare(request, { params: await route.params, requestId });
+      context = await prepare(request, { params: await route.params, requestId });
       response = await handler(request, context);
     } catch (error) {
       if (!(error instanceof ApiError)) {
@@ -40,6 +47,7 @@ function wrap<Params, Context extends ApiContext<Params>>(
       response = errorResponse(error);
     }
     response.headers.set('x-request-id', requestId);
+    for (const [name, value] of Object.entries(context?.responseHeaders ?? {})) response.headers.set(name, value);
     log.info('request', {
       requestId,
       method: request.method,
@@ -51,12 +59,23 @@ function wrap<Params, Context extends ApiContext<Params>>(
   };
 }
 
-/** An API route that requires a bearer token; the body is not read until the caller is known. */
+function rateLimitKey(principal: Principal): string {
+  return principal.kind === 'api_token' ? `token:${principal.tokenId}` : `user:${principal.userId}`;
+}
+
+/**
+ * An API route that requires a bearer token and counts against the caller's rate limit; the body
+ * is not read until the caller is known and allowed.
+ */
 export function withAuth<Params = Record<string, never>>(
   handler: (request: Request, context: AuthenticatedContext<Params>) => Promise<Response>,
 ) {
   return wrap<Params, AuthenticatedContext<Params>>(
-    async (request, base) => ({ ...base, principal: await authenticate(request) }),
+    async (request, base) => {
+      const principal = await authenticate(request);
+      const rate = await consumeRateLimit(rateLimitKey(principal));
+      return { ...base, principal, responseHeaders: rate ? rateLimitHeaders(rate) : undefined };
+    },
     handler,
   );
 }

@@ -4,8 +4,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { expectError, uniqueId } from '../support/api';
-import { createTestDatabase, testEngine } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { createTestDatabase, testEngine, tokenIn } from '../support/database';
+import { requestOn as request, startServer, type RunningServer } from '../support/server';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -18,22 +18,7 @@ async function serverOn(databaseUrl: string, waitFor?: 'healthy' | 'listening'):
   return server;
 }
 
-async function request(server: RunningServer, pathname: string, init: RequestInit = {}) {
-  const response = await fetch(`${server.url}${pathname}`, init);
-  const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: text ? JSON.parse(text) : undefined };
-}
-
-/** A token in the database at `url`, made without touching the shared test database's client. */
-async function tokenFor(url: string): Promise<string> {
-  const { spawnSync } = await import('node:child_process');
-  const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/token.ts', 'create', '--name', 'ops'], {
-    env: { ...process.env, DATABASE_URL: url },
-    encoding: 'utf8',
-  });
-  expect(result.status, result.stderr).toBe(0);
-  return result.stdout.trim().split('\n').at(-1)!;
-}
+const tokenFor = async (url: string) => (await tokenIn(url, 'ops')).token;
 
 describe('GET /api/health', () => {
   it('answers 200 {"status":"ok"} without a token when the database answers', async () => {

@@ -48,3 +48,20 @@ async function executeOn(engine: DatabaseEngine, url: string, sql: string): Prom
     await client.end();
   }
 }
+
+/** A new API token in the database at `url`, made by the operator CLI (not the shared test client). */
+export async function tokenIn(url: string, name = 'test'): Promise<{ id: string; token: string }> {
+  const { execFile } = await import('node:child_process');
+  const stdout = await new Promise<string>((resolve, reject) =>
+    execFile(
+      process.execPath,
+      ['node_modules/tsx/dist/cli.mjs', 'scripts/token.ts', 'create', '--name', name],
+      { env: { ...process.env, DATABASE_URL: url } },
+      (error, out, err) => (error ? reject(new Error(`npm run token failed: ${err}`)) : resolve(out)),
+    ),
+  );
+  const id = /Created API token (tok_\w+)/.exec(stdout)?.[1];
+  const token = stdout.trim().split('\n').at(-1)!;
+  if (!id || !token.startsWith('pst_')) throw new Error(`unexpected npm run token output:\n${stdout}`);
+  return { id, token };
+}

@@ -1,0 +1,6 @@
+-- CreateTable
+CREATE TABLE "RateLimitWindow" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "windowStart" BIGINT NOT NULL,
+    "count" INTEGER NOT NULL
+);

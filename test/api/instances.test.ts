@@ -1,0 +1,81 @@
+// Two production servers sharing one PostgreSQL database behave as one service.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError, uniqueId } from '../support/api';
+import { createTestDatabase, testEngine, tokenIn, type TestDatabase } from '../support/database';
+import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+
+const LIMIT = 50;
+let database: TestDatabase;
+let servers: RunningServer[] = [];
+
+describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL database', () => {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT) };
+    servers = await Promise.all([startServer({ databaseUrl: database.url, env }), startServer({ databaseUrl: database.url, env })]);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((server) => server.stop()));
+    await database?.remove();
+  });
+
+  it('40 racers on one id, split across both, store one plant and get one created answer', async () => {
+    const { token } = await tokenIn(database.url, 'racers');
+    const id = uniqueId();
+    const racers = Array.from({ length: 40 }, (_, index) =>
+      createOn(servers[index % 2], token, `{"id": ${id}, "name": "${index % 4 < 2 ? 'Even' : 'Odd'}"}`),
+    );
+    const responses = await Promise.all(racers);
+
+    const created = responses.filter((response) => response.status === 200 && !response.headers.has('idempotent-replayed'));
+    expect(created).toHaveLength(1);
+    const winner = created[0].text;
+    for (const response of responses) {
+      if (response.status === 200) expect(response.text).toBe(winner);
+      else expectError(response, 409, 40901);
+    }
+    const stored = await database.execute(`SELECT "name" FROM "Plant" WHERE "id" = ${id}`);
+    expect(stored).toHaveLength(1);
+    expect(winner).toBe(`{"id":${id},"name":"${(stored[0] as { name: string }).name}"}`);
+  });
+
+  it('a token revoked through one instance is refused by the other within a second', async () => {
+    const { id, token } = await tokenIn(database.url, 'soon revoked');
+    // Both instances have just verified (and may cache) the token.
+    for (const server of servers) expect((await requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+
+    // The write any instance makes when staff revoke a token (lib/auth/api-tokens.ts).
+    const revokedAt = performance.now();
+    await database.execute(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE "id" = '${id}'`);
+    const refusedAfter = await Promise.all(
+      servers.map(async (server) => {
+        for (;;) {
+          const response = await requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
+          if (response.status === 401) {
+            expectError(response, 401, 40104);
+            return performance.now() - revokedAt;
+          }
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+      }),
+    );
+    process.stdout.write(`revocation refused after ${refusedAfter.map((ms) => `${Math.round(ms)} ms`).join(' and ')}\n`);
+    for (const ms of refusedAfter) expect(ms).toBeLessThan(1000);
+  });
+
+  it(`rate limits count across instances: ${LIMIT} a minute in all, not per instance`, async () => {
+    const { token } = await tokenIn(database.url, 'busy');
+    const intoWindow = Date.now() % 60_000;
+    if (intoWindow > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
+    // 30 on each: either instance alone would allow all of its 30.
+    const responses = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        requestOn(servers[index % 2], '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } }),
+      ),
+    );
+    expect(responses.filter((response) => response.status === 200)).toHaveLength(LIMIT);
+    const refused = responses.filter((response) => response.status !== 200);
+    expect(refused).toHaveLength(60 - LIMIT);
+    for (const response of refused) expectError(response, 429, 42901);
+  });
+});
