@@ -9,6 +9,12 @@ const securityHeaders = [
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
+  // A self-contained server in .next/standalone (node .next/standalone/server.js): what `npm start`,
+  // the Docker image and the tests run. scripts/build.mjs copies the static files in beside it.
+  output: 'standalone',
+  // The tracer follows the default database path into ./data; the database and the generated
+  // auth secret are runtime state and must never ship inside a build (or a Docker image).
+  outputFileTracingExcludes: { '*': ['data/**', '.tmp/**', 'bench/results/**'] },
   poweredByHeader: false,
   reactStrictMode: true,
   async headers() {

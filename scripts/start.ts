@@ -1,19 +1,24 @@
-// npm start: apply pending migrations, make sure a production build exists, then serve it.
-import { spawn, spawnSync } from 'node:child_process';
+// npm start: apply pending migrations, make sure a production build exists, then serve it with
+// the standalone server (.next/standalone/server.js), as the Docker image does.
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
-import { createRequire } from 'node:module';
 import { resolveAuthSecret } from '../lib/auth/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl } from '../lib/db/url';
+import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
+import { rateLimitPerMinute } from '../lib/http/rate-limit';
+import { STANDALONE_SERVER, build } from './build.mjs';
 import { countUsers } from '../lib/auth/users';
 import { db } from '../lib/db/client';
 
-const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
+
+  rateLimitPerMinute(); // refuses a malformed RATE_LIMIT_PER_MINUTE now, not on the first request
+  // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
+  if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
 
   const { applied } = await applyMigrations({ databaseUrl: databaseUrl() });
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
@@ -27,15 +32,17 @@ async function main() {
   }
   await db().$disconnect();
 
-  if (!existsSync('.next/BUILD_ID')) {
-    say('no production build yet: running next build (once; rerun `npm run build` after changing the code)');
-    const build = spawnSync(process.execPath, [nextBin, 'build'], { stdio: 'inherit' });
-    if (build.status !== 0) process.exit(build.status ?? 1);
+  if (!existsSync(STANDALONE_SERVER)) {
+    say('no production build yet: running npm run build (once; rerun it after changing the code)');
+    const status = build();
+    if (status !== 0) process.exit(status);
   }
 
-  const args = [nextBin, 'start', '--port', process.env.PORT || '3000'];
-  if (process.env.HOSTNAME) args.push('--hostname', process.env.HOSTNAME);
-  const server = spawn(process.execPath, args, { stdio: 'inherit' });
+  // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set).
+  const server = spawn(process.execPath, [STANDALONE_SERVER], {
+    stdio: 'inherit',
+    env: { ...process.env, PORT: process.env.PORT || '3000', HOSTNAME: process.env.HOSTNAME || '0.0.0.0' },
+  });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 1)));
 }

@@ -5,15 +5,15 @@ import { spawnSync } from 'node:child_process';
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
 const steps = [
-  ['production build', ['next', 'build']],
-  ['unit, API and CLI tests (vitest)', ['vitest', 'run']],
-  ['browser journeys in Chromium (playwright)', ['playwright', 'test']],
+  ['production build (standalone server)', [process.execPath, 'scripts/build.mjs']],
+  ['unit tests, and API, CLI and database tests on SQLite and PostgreSQL (vitest)', ['node_modules/.bin/vitest', 'run']],
+  ['browser journeys in Chromium (playwright)', ['node_modules/.bin/playwright', 'test']],
 ];
 
-for (const [title, [bin, ...args]] of steps) {
+for (const [title, [command, ...args]] of steps) {
   process.stdout.write(`\n== ${title}\n`);
   const started = Date.now();
-  const result = spawnSync(`node_modules/.bin/${bin}`, args, { stdio: 'inherit' });
+  const result = spawnSync(command, args, { stdio: 'inherit' });
   if (result.status !== 0) {
     process.stderr.write(`\n${title} failed (exit ${result.status ?? result.signal})\n`);
     process.exit(result.status ?? 1);

@@ -1,7 +1,6 @@
 // The e2e server: a temporary database, migrated as `npm start` migrates, seeded with one staff
-// account, served by the production build. Removed again when Playwright stops it.
+// account, served by the production build (the standalone server). Removed again when Playwright stops it.
 import { spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
 import { createTestDatabase } from '../../test/support/database';
 import { E2E_PORT, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
@@ -15,10 +14,9 @@ const { db } = await import('../../lib/db/client');
 await createUser(STAFF_EMAIL, STAFF_PASSWORD);
 await db().$disconnect();
 
-const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
-const server = spawn(process.execPath, [nextBin, 'start', '--port', String(E2E_PORT)], {
+const server = spawn(process.execPath, ['.next/standalone/server.js'], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1' },
+  env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', PORT: String(E2E_PORT), HOSTNAME: 'localhost' },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => {

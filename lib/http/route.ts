@@ -2,6 +2,7 @@
 // Route handlers then read as authenticate → parse → act → respond, with the mechanics here.
 import { authenticate, type Principal } from '../auth/bearer';
 import { log } from '../log';
+import { isShuttingDown } from '../shutdown';
 import { ApiError } from './errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { errorResponse } from './respond';
@@ -47,6 +48,7 @@ function wrap<Params, Context extends ApiContext<Params>>(
       response = errorResponse(error);
     }
     response.headers.set('x-request-id', requestId);
+    if (isShuttingDown()) response.headers.set('connection', 'close');
     for (const [name, value] of Object.entries(context?.responseHeaders ?? {})) response.headers.set(name, value);
     log.info('request', {
       requestId,

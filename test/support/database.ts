@@ -19,6 +19,10 @@ export function testEngine(): DatabaseEngine {
   return process.env.TEST_ENGINE === 'postgresql' ? 'postgresql' : 'sqlite';
 }
 
+// int8 as bigint (pg's default is a string), so rows read the same on both engines.
+const bigintParser = ((oid: number, format?: string) =>
+  oid === 20 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser;
+
 export async function createTestDatabase(engine: DatabaseEngine = testEngine()): Promise<TestDatabase> {
   const database = await createTemporaryDatabase(engine);
   try {
@@ -35,12 +39,13 @@ async function executeOn(engine: DatabaseEngine, url: string, sql: string): Prom
     const connection = new Database(sqliteFilePath(url));
     try {
       const statement = connection.prepare(sql);
-      return statement.reader ? statement.all() : (statement.run(), []);
+      // Integers as bigint, as pg gives int8: ids above 2^53 must compare exactly.
+      return statement.reader ? statement.safeIntegers(true).all() : (statement.run(), []);
     } finally {
       connection.close();
     }
   }
-  const client = new pg.Client({ connectionString: url });
+  const client = new pg.Client({ connectionString: url, types: { getTypeParser: bigintParser } });
   await client.connect();
   try {
     return (await client.query(sql)).rows;

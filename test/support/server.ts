@@ -1,12 +1,14 @@
-// Starts the real production server (`next start`) on its own port and database, for tests.
+// Starts the real production server (the standalone build `npm start` runs) on its own port and
+// database, for tests. `npm run build` must have run.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
 import net from 'node:net';
 
 /** The servers' AUTH_SECRET; tests that mint session tokens sign with the same one. */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
-const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+const standaloneServer = path.resolve('.next/standalone/server.js');
 
 export type RunningServer = {
   url: string;
@@ -38,9 +40,12 @@ export async function startServer(options: {
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, [nextBin, 'start', '--port', String(port), '--hostname', '127.0.0.1'], {
+  if (!existsSync(standaloneServer)) throw new Error('No production build: run `npm run build` first');
+  const child = spawn(process.execPath, [standaloneServer], {
     env: {
       ...process.env,
+      PORT: String(port),
+      HOSTNAME: '127.0.0.1',
       NODE_ENV: 'production',
       NEXT_TELEMETRY_DISABLED: '1',
       AUTH_SECRET: TEST_AUTH_SECRET,
@@ -56,7 +61,7 @@ export async function startServer(options: {
 
   const deadline = Date.now() + 30_000;
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     try {
       const response = await fetch(`${url}/api/health`);
       if (options.waitFor === 'listening' || response.ok) break;
@@ -65,7 +70,7 @@ export async function startServer(options: {
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`next start did not become ready:\n${output}`);
+      throw new Error(`the server did not become ready:\n${output}`);
     }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

@@ -1,0 +1,13 @@
+// Whether this server process has been asked to stop. Next's own SIGTERM handling stops the
+// listener and waits for open connections, but a client that keeps one keep-alive connection busy
+// would keep it open (and the process alive) indefinitely; once this is set, every API answer says
+// `Connection: close`, so each connection ends with the request it is serving.
+const state = globalThis as unknown as { plantStoreShuttingDown?: boolean };
+
+export function markShuttingDown(): void {
+  state.plantStoreShuttingDown = true;
+}
+
+export function isShuttingDown(): boolean {
+  return state.plantStoreShuttingDown === true;
+}

@@ -1,0 +1,84 @@
+// The standalone server as operators run it, and how it stops.
+import { afterAll, describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/api';
+import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
+import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function freshDatabase(): Promise<TestDatabase> {
+  const database = await createTestDatabase();
+  cleanups.push(database.remove);
+  return database;
+}
+
+async function serverOn(databaseUrl: string): Promise<RunningServer> {
+  const server = await startServer({ databaseUrl });
+  cleanups.push(() => server.stop('SIGKILL'));
+  return server;
+}
+
+describe('node .next/standalone/server.js', () => {
+  it('serves the staff pages with their static assets, and creates a plant', async () => {
+    const database = await freshDatabase();
+    const { token } = await tokenIn(database.url, 'standalone');
+    const server = await serverOn(database.url);
+
+    const login = await requestOn(server, '/login');
+    expect(login.status).toBe(200);
+    const asset = /\/_next\/static\/[^"']+\.js/.exec(login.text)?.[0];
+    expect(asset, 'the login page links a script').toBeDefined();
+    const script = await fetch(`${server.url}${asset}`);
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toMatch(/javascript/);
+
+    const id = uniqueId();
+    const created = await createOn(server, token, `{"id": ${id}, "name": "Standalone", "tag": "node"}`);
+    expect(created.status).toBe(200);
+    expect(created.text).toBe(`{"id":${id},"name":"Standalone","tag":"node"}`);
+  });
+});
+
+describe('SIGTERM', () => {
+  it('stops accepting, finishes the requests in flight, and exits; every acknowledged plant is stored', async () => {
+    const database = await freshDatabase();
+    const { token } = await tokenIn(database.url, 'burst');
+    const server = await serverOn(database.url);
+    const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
+
+    const acknowledged: bigint[] = [];
+    const failures: string[] = [];
+    let stopping = false;
+    // Eight clients creating as fast as they can until the server is gone.
+    const clients = Array.from({ length: 8 }, async () => {
+      for (;;) {
+        const id = uniqueId();
+        try {
+          const response = await createOn(server, token, `{"id": ${id}, "name": "Burst"}`);
+          if (response.status === 200) acknowledged.push(id);
+          else failures.push(`${response.status} ${response.text}`);
+        } catch {
+          if (stopping) return; // refused or closed: the server has stopped accepting
+          throw new Error('a request failed before SIGTERM was sent');
+        }
+      }
+    });
+    await expect.poll(() => acknowledged.length, { timeout: 20_000 }).toBeGreaterThan(40);
+    stopping = true;
+    server.child.kill('SIGTERM');
+    const started = performance.now();
+    await Promise.all(clients);
+    process.stdout.write(`clients done after ${Math.round(performance.now() - started)} ms\n`);
+    expect(await exit).toBe(143);
+    expect(performance.now() - started).toBeLessThan(10_000);
+
+    expect(failures, 'no request accepted before the signal was answered with an error').toEqual([]);
+    const rows = (await database.execute('SELECT "id" FROM "Plant"')) as { id: bigint }[];
+    const stored = new Set(rows.map((row) => row.id));
+    expect(acknowledged.filter((id) => !stored.has(id))).toEqual([]);
+    process.stdout.write(`SIGTERM: ${acknowledged.length} creates acknowledged, all stored\n`);
+  });
+});
