@@ -11,3 +11,8 @@ export function markShuttingDown(): void {
 export function isShuttingDown(): boolean {
   return state.plantStoreShuttingDown === true;
 }
+
+/** Marks the process on SIGTERM or SIGINT; Next's own listeners do the stopping. */
+export function listenForShutdownSignals(): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, markShuttingDown);
+}

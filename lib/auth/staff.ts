@@ -1,6 +1,7 @@
 // Who is signed in, for pages and server actions.
 import { getServerSession } from 'next-auth';
 import { redirect } from 'next/navigation';
+import { connection } from 'next/server';
 import { cache } from 'react';
 import { db } from '../db/client';
 import { authOptions } from './next-auth';
@@ -13,6 +14,9 @@ export type Staff = { id: string; email: string };
  * read answer both.
  */
 export const currentStaff = cache(async (): Promise<Staff | null> => {
+  // A session exists only at request time; without this the build would try to prerender staff
+  // pages, and read (or, on SQLite, invent) the signing secret while doing so.
+  await connection();
   const session = await getServerSession(authOptions());
   const id = (session?.user as { id?: string } | undefined)?.id;
   if (!id) return null;

@@ -76,7 +76,8 @@ function readCharAsText<Q extends object>(queryable: Q): Q {
 }
 
 function adapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory {
-  if (databaseEngine(databaseUrl) === 'sqlite') return new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(databaseUrl)}` });
+  // A running server may hold the write lock for a moment; wait for it as the app does.
+  if (databaseEngine(databaseUrl) === 'sqlite') return new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(databaseUrl)}`, timeout: 5000 });
   const factory = new PrismaPg({ connectionString: databaseUrl });
   const patch = <A extends Awaited<ReturnType<PrismaPg['connect']>>>(adapter: A): A => {
     const startTransaction = adapter.startTransaction.bind(adapter);
@@ -180,10 +181,22 @@ export async function applyMigrations(options: {
   setJournalMode(options.databaseUrl);
   const migrationsDir = options.migrationsDir ?? PRISMA_FILES[databaseEngine(options.databaseUrl)].migrations;
   const migrationsList = await readMigrations(migrationsDir);
-  const output = await withEngine(options.databaseUrl, (engine) =>
-    engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
-  );
-  return { applied: output.appliedMigrationNames };
+  try {
+    const output = await withEngine(options.databaseUrl, (engine) =>
+      engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
+    );
+    return { applied: output.appliedMigrationNames };
+  } catch (error) {
+    // The engine locks an SQLite file exclusively, which it cannot while a server has it open; its
+    // own message for that ("unknown variant `SocketTimeout`") explains nothing.
+    if (databaseEngine(options.databaseUrl) === 'sqlite' && /SocketTimeout|database is locked/.test(String(error))) {
+      throw new Error(
+        'The SQLite database is in use by another process (a running server?). Stop it, then migrate; npm start migrates before it serves.',
+        { cause: error },
+      );
+    }
+    throw error;
+  }
 }
 
 /**

@@ -8,7 +8,13 @@ export const DEFAULT_DATABASE_URL = 'file:./data/plants.db';
 export type DatabaseEngine = 'sqlite' | 'postgresql';
 
 export function databaseUrl(): string {
-  return process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+  const url = process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
+  // Serverless functions get a fresh, read-only filesystem: an SQLite file there would lose every
+  // plant. Say so at once instead of failing at the first write.
+  if (process.env.VERCEL && url.startsWith('file:')) {
+    throw new Error('On Vercel, DATABASE_URL must name a PostgreSQL database: SQLite files do not persist on serverless functions');
+  }
+  return url;
 }
 
 export function databaseEngine(url: string = databaseUrl()): DatabaseEngine {
