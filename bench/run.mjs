@@ -133,9 +133,13 @@ function checkInterrupted() {
 }
 
 /** Runs a helper command to completion; rejects with its output when it fails. */
+const helpers = new Set();
+
 function runCommand(label, command, args, { env = process.env, capture = false } = {}) {
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
+    helpers.add(child);
+    child.once('exit', () => helpers.delete(child));
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
@@ -221,6 +225,9 @@ let cleaning = null;
 function cleanup() {
   return (cleaning ??= (async () => {
     currentCannon?.stop();
+    // A helper (next build, tsx) still running: a terminal's Ctrl-C reached it too, a kill of our
+    // pid alone did not.
+    for (const child of helpers) child.kill('SIGTERM');
     await Promise.all([...servers].map((server) => stopServer(server)));
     removeTemporaryFiles();
   })());
@@ -238,6 +245,7 @@ function removeTemporaryFiles() {
 // Last resort if we exit without cleanup (an uncaught error): nothing may outlive us.
 process.on('exit', () => {
   for (const server of servers) if (server.alive()) signalGroup(server, 'SIGKILL');
+  for (const child of helpers) child.kill('SIGKILL');
   removeTemporaryFiles();
 });
 
