@@ -132,14 +132,30 @@ function checkInterrupted() {
   if (interrupted) throw new Interrupted('interrupted');
 }
 
-/** Runs a helper command to completion; rejects with its output when it fails. */
 const helpers = new Set();
 
+/**
+ * Runs a helper command (next build, tsx) to completion; rejects with its output when it fails.
+ * It gets its own process group, like the servers, so stopping it reaches the process tsx starts.
+ */
 function runCommand(label, command, args, { env = process.env, capture = false } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'] });
-    helpers.add(child);
-    child.once('exit', () => helpers.delete(child));
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+      detached: true,
+    });
+    const helper = {
+      label,
+      child,
+      pid: child.pid,
+      seenPids: new Set([child.pid]),
+      exited: new Promise((done) => child.once('exit', done)),
+      alive: () => child.exitCode === null && child.signalCode === null,
+    };
+    helpers.add(helper);
+    helper.exited.then(() => helpers.delete(helper));
     let stdout = '';
     let stderr = '';
     child.stdout?.on('data', (chunk) => (stdout += chunk));
@@ -199,7 +215,7 @@ function processGroupOf(pid) {
 }
 
 /** SIGTERM, then SIGKILL after 5 s; then any process it forked that is still in its group. */
-async function stopServer(server) {
+async function stopProcess(server) {
   if (server.alive()) {
     signalGroup(server, 'SIGTERM');
     const stopped = await Promise.race([server.exited.then(() => true), sleep(5000).then(() => false)]);
@@ -219,16 +235,15 @@ async function stopServer(server) {
     }
   }
   servers.delete(server);
+  helpers.delete(server);
 }
 
 let cleaning = null;
 function cleanup() {
   return (cleaning ??= (async () => {
     currentCannon?.stop();
-    // A helper (next build, tsx) still running: a terminal's Ctrl-C reached it too, a kill of our
-    // pid alone did not.
-    for (const child of helpers) child.kill('SIGTERM');
-    await Promise.all([...servers].map((server) => stopServer(server)));
+    // Helpers first: a migration still running would create the database folder again.
+    await Promise.all([...helpers, ...servers].map((owned) => stopProcess(owned)));
     removeTemporaryFiles();
   })());
 }
@@ -245,7 +260,7 @@ function removeTemporaryFiles() {
 // Last resort if we exit without cleanup (an uncaught error): nothing may outlive us.
 process.on('exit', () => {
   for (const server of servers) if (server.alive()) signalGroup(server, 'SIGKILL');
-  for (const child of helpers) child.kill('SIGKILL');
+  for (const helper of helpers) if (helper.alive()) signalGroup(helper, 'SIGKILL');
   removeTemporaryFiles();
 });
 
@@ -582,8 +597,11 @@ async function checkStored(record, databaseFile) {
 
 function formatNumber(value, digits = 1) {
   if (value === null || value === undefined || Number.isNaN(value)) return 'n/a';
-  return Number.isInteger(value) && digits <= 1 ? value.toLocaleString('en-US') : value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 }
+
+/** Latencies: whole milliseconds as autocannon records them, a decimal if there is one. */
+const formatMs = (value) => formatNumber(value, Number.isInteger(value) ? 0 : 1);
 
 function table(rows) {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
@@ -596,7 +614,8 @@ function report(run) {
   lines.push(`Plant Store benchmark, ${run.startedAt}`);
   lines.push(`machine: ${run.machine.cpu} x ${run.machine.cores} cores, ${run.machine.memoryGb} GB, ${run.machine.platform}, node ${run.machine.node}`);
   lines.push(`load average at start: ${run.machine.loadAverageStart.map((value) => value.toFixed(2)).join(' ')}, at end: ${run.machine.loadAverageEnd.map((value) => value.toFixed(2)).join(' ')}`);
-  lines.push(`server: ${run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js)' : 'next start'}, NODE_ENV=production; floor: bench/floor-server.mjs`);
+  const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js)' : 'next start';
+  lines.push(`server: ${run.servers.app ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
   lines.push(`load: autocannon, ${run.options.connections} connections, ${run.options.duration} s measured after ${run.options.warmup} s warm-up`);
   lines.push('');
   const rows = [['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB']];
@@ -607,8 +626,8 @@ function report(run) {
         : [
             target.label,
             formatNumber(target.reqPerSec),
-            formatNumber(target.p50),
-            formatNumber(target.p99),
+            formatMs(target.p50),
+            formatMs(target.p99),
             formatNumber(target.errors + target.non2xx, 0),
             formatNumber(target.peakRssMb),
           ],
@@ -747,7 +766,7 @@ async function main() {
         }
       }
     } finally {
-      await stopServer(running.server);
+      await stopProcess(running.server);
     }
   }
 
