@@ -1,0 +1,795 @@
+#!/usr/bin/env node
+// npm run bench: load-test the production server against a ceiling and a floor.
+//
+//   project POST /plants          the real route: auth, exact JSON, zod, Prisma insert, access log
+//   project GET /plants?limit=20  the real list route
+//   ceiling POST /api/bench/empty an empty route handler in this same Next app (no auth, no DB):
+//                                 what Next.js alone costs per request
+//   floor POST/GET /plants        bench/floor-server.mjs: the same work on bare node:http and
+//                                 better-sqlite3, no framework and no ORM
+//
+// Builds the app (unless --no-build or BENCH_SKIP_BUILD=1), makes a fresh SQLite database and an
+// API token under .tmp/bench-<pid>/, starts `next start` (or .next/standalone/server.js with
+// BENCH_SERVER=standalone), drives each target with autocannon after a warm-up whose results are
+// discarded, samples the server's RSS every 100 ms, prints a table and writes the full results to
+// bench/results/<timestamp>.json. Exits 1 when any target had an error or a non-2xx answer.
+// Everything it started is stopped, and the temporary folder removed, on success, failure or Ctrl-C.
+import { execFileSync, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { openDatabase as openFloorDatabase, registerToken } from './floor-server.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
+const TSX_BIN = path.join(ROOT, 'node_modules/.bin/tsx');
+const FLOOR_SERVER = path.join(ROOT, 'bench/floor-server.mjs');
+const STANDALONE_SERVER = path.join(ROOT, '.next/standalone/server.js');
+const RESULTS_DIR = path.join(ROOT, 'bench/results');
+const TMP_PARENT = path.join(ROOT, '.tmp');
+const TMP_DIR = path.join(TMP_PARENT, `bench-${process.pid}`);
+
+const USAGE = `usage: npm run bench -- [options]
+
+  --target LIST       targets to run, repeatable or comma-separated:
+                      post, get, ceiling, floor (= floor-post + floor-get), floor-post, floor-get
+                      (default: all)
+  --duration S        measured seconds per target (default 10; 3 with --quick)
+  --warmup S          warm-up seconds per target, results discarded (default 3; 1 with --quick)
+  --connections N     concurrent connections (default 32)
+  --quick             smoke check: 1 s warm-up, 3 s measured
+  --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
+  -h, --help          this text
+
+  BENCH_SERVER=standalone   serve .next/standalone/server.js instead of next start
+                            (needs output: 'standalone' in next.config.js and a build)`;
+
+const TARGETS = [
+  { key: 'ceiling', label: 'ceiling POST /api/bench/empty', server: 'app', method: 'POST', path: '/api/bench/empty' },
+  { key: 'post', label: 'project POST /plants', server: 'app', method: 'POST', path: '/plants', stores: true },
+  { key: 'get', label: 'project GET /plants?limit=20', server: 'app', method: 'GET', path: '/plants?limit=20' },
+  { key: 'floor-post', label: 'floor POST /plants', server: 'floor', method: 'POST', path: '/plants', stores: true },
+  { key: 'floor-get', label: 'floor GET /plants?limit=20', server: 'floor', method: 'GET', path: '/plants?limit=20' },
+];
+const TARGET_ALIASES = { floor: ['floor-post', 'floor-get'], all: TARGETS.map((target) => target.key) };
+const SEED_PLANTS = 100;
+
+class UsageError extends Error {}
+class Interrupted extends Error {}
+
+const say = (line) => process.stdout.write(`[bench] ${line}\n`);
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// ---------------------------------------------------------------------------------------------
+// Options
+
+function readOptions(argv) {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        target: { type: 'string', multiple: true },
+        duration: { type: 'string' },
+        warmup: { type: 'string' },
+        connections: { type: 'string' },
+        quick: { type: 'boolean', default: false },
+        'no-build': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError(error.message);
+  }
+  const { values } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    process.exit(0);
+  }
+  const positive = (text, name, fallback, { integer = false } = {}) => {
+    if (text === undefined) return fallback;
+    const value = Number(text);
+    if (!(value > 0) || (integer && !Number.isInteger(value))) throw new UsageError(`--${name} must be a positive ${integer ? 'whole ' : ''}number`);
+    return value;
+  };
+  const keys = new Set();
+  for (const item of (values.target ?? ['all']).flatMap((text) => text.split(','))) {
+    const name = item.trim().toLowerCase();
+    if (!name) continue;
+    const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, ceiling, floor, floor-post, floor-get)`);
+    expanded.forEach((key) => keys.add(key));
+  }
+  if (keys.size === 0) throw new UsageError('--target names no target');
+
+  const server = process.env.BENCH_SERVER?.trim() || 'next-start';
+  if (!['next-start', 'standalone'].includes(server)) throw new UsageError(`BENCH_SERVER must be standalone or next-start, not "${server}"`);
+  return {
+    targets: TARGETS.filter((target) => keys.has(target.key)),
+    duration: positive(values.duration, 'duration', values.quick ? 3 : 10),
+    warmup: positive(values.warmup, 'warmup', values.quick ? 1 : 3),
+    connections: positive(values.connections, 'connections', 32, { integer: true }),
+    quick: values.quick,
+    build: !(values['no-build'] || process.env.BENCH_SKIP_BUILD === '1'),
+    serverMode: server,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes: every server is tracked here, so cleanup can always stop it.
+
+const servers = new Set();
+let currentCannon = null;
+let interrupted = false;
+
+function checkInterrupted() {
+  if (interrupted) throw new Interrupted('interrupted');
+}
+
+const helpers = new Set();
+
+/**
+ * Runs a helper command (next build, tsx) to completion; rejects with its output when it fails.
+ * It gets its own process group, like the servers, so stopping it reaches the process tsx starts.
+ */
+function runCommand(label, command, args, { env = process.env, capture = false } = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: ROOT,
+      env,
+      stdio: ['ignore', capture ? 'pipe' : 'inherit', capture ? 'pipe' : 'inherit'],
+      detached: true,
+    });
+    const helper = {
+      label,
+      child,
+      pid: child.pid,
+      seenPids: new Set([child.pid]),
+      exited: new Promise((done) => child.once('exit', done)),
+      alive: () => child.exitCode === null && child.signalCode === null,
+    };
+    helpers.add(helper);
+    helper.exited.then(() => helpers.delete(helper));
+    let stdout = '';
+    let stderr = '';
+    child.stdout?.on('data', (chunk) => (stdout += chunk));
+    child.stderr?.on('data', (chunk) => (stderr += chunk));
+    child.on('error', reject);
+    child.on('exit', (code, signal) => {
+      if (code === 0) resolve({ stdout, stderr });
+      else reject(new Error(`${label} failed (${signal ?? `exit ${code}`})${capture ? `:\n${stderr || stdout}` : ''}`));
+    });
+  });
+}
+
+/**
+ * Starts a server in its own process group (so a stray worker could be signalled with it, and the
+ * terminal's Ctrl-C reaches us, not it). Its stdout, one access-log line per request, goes to
+ * /dev/null ('ignore'): the write still happens, as in production, but nobody has to read it.
+ * stderr is kept (the last 16 KiB) for error messages.
+ */
+function spawnServer(label, args, env) {
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'], detached: true });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => (stderr = (stderr + chunk).slice(-16384)));
+  const server = {
+    label,
+    child,
+    pid: child.pid,
+    seenPids: new Set([child.pid]),
+    exited: new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal }))),
+    alive: () => child.exitCode === null && child.signalCode === null,
+    stderr: () => stderr,
+  };
+  child.on('error', (error) => (stderr += `\n${error.message}`));
+  servers.add(server);
+  return server;
+}
+
+function signalGroup(server, signal) {
+  try {
+    process.kill(-server.pid, signal);
+  } catch {
+    try {
+      server.child.kill(signal);
+    } catch {
+      // already gone
+    }
+  }
+}
+
+function processGroupOf(pid) {
+  try {
+    // /proc/<pid>/stat: "pid (comm) state ppid pgrp ..."; comm may contain spaces, so split after ')'.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+  } catch {
+    return null;
+  }
+}
+
+/** SIGTERM, then SIGKILL after 5 s; then any process it forked that is still in its group. */
+async function stopProcess(server) {
+  if (server.alive()) {
+    signalGroup(server, 'SIGTERM');
+    const stopped = await Promise.race([server.exited.then(() => true), sleep(5000).then(() => false)]);
+    if (!stopped) {
+      say(`${server.label} (pid ${server.pid}) ignored SIGTERM for 5 s: SIGKILL`);
+      signalGroup(server, 'SIGKILL');
+      await server.exited;
+    }
+  }
+  for (const pid of server.seenPids) {
+    if (pid !== server.pid && processGroupOf(pid) === server.pid) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone meanwhile
+      }
+    }
+  }
+  servers.delete(server);
+  helpers.delete(server);
+}
+
+let cleaning = null;
+function cleanup() {
+  return (cleaning ??= (async () => {
+    currentCannon?.stop();
+    // Helpers first: a migration still running would create the database folder again.
+    await Promise.all([...helpers, ...servers].map((owned) => stopProcess(owned)));
+    removeTemporaryFiles();
+  })());
+}
+
+function removeTemporaryFiles() {
+  rmSync(TMP_DIR, { recursive: true, force: true });
+  try {
+    rmdirSync(TMP_PARENT); // only if nothing else lives there
+  } catch {
+    // not empty, or already gone
+  }
+}
+
+// Last resort if we exit without cleanup (an uncaught error): nothing may outlive us.
+process.on('exit', () => {
+  for (const server of servers) if (server.alive()) signalGroup(server, 'SIGKILL');
+  for (const helper of helpers) if (helper.alive()) signalGroup(helper, 'SIGKILL');
+  removeTemporaryFiles();
+});
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, () => {
+    if (interrupted) return;
+    interrupted = true;
+    process.stderr.write(`\n[bench] ${signal}: stopping servers and removing ${path.relative(ROOT, TMP_DIR)}\n`);
+    cleanup().finally(() => process.exit(130));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Memory: VmRSS of the server process and every descendant, from /proc.
+
+function readRssKb(pid) {
+  try {
+    const match = /^VmRSS:\s+(\d+)\s+kB/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+const procChildrenAvailable = existsSync(`/proc/${process.pid}/task/${process.pid}/children`);
+
+function childPids(pid) {
+  if (procChildrenAvailable) {
+    try {
+      return readdirSync(`/proc/${pid}/task`).flatMap((tid) => {
+        try {
+          return readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf8').split(' ').filter(Boolean).map(Number);
+        } catch {
+          return [];
+        }
+      });
+    } catch {
+      return [];
+    }
+  }
+  return psChildren(pid);
+}
+
+function psChildren(pid) {
+  try {
+    return execFileSync('ps', ['--ppid', String(pid), '-o', 'pid='], { encoding: 'utf8' })
+      .split('\n')
+      .map((line) => Number(line.trim()))
+      .filter(Boolean);
+  } catch {
+    return []; // ps exits 1 when there are none
+  }
+}
+
+function processTree(pid) {
+  const all = [pid];
+  for (let index = 0; index < all.length; index++) all.push(...childPids(all[index]));
+  return all;
+}
+
+function treeRssKb(server) {
+  const pids = processTree(server.pid);
+  pids.forEach((pid) => server.seenPids.add(pid));
+  return { kb: pids.reduce((sum, pid) => sum + readRssKb(pid), 0), processes: pids.length };
+}
+
+/** Samples the server's RSS every 100 ms until the returned function is called. */
+function sampleRss(server) {
+  let peakKb = 0;
+  let samples = 0;
+  let processes = 0;
+  const tick = () => {
+    const now = treeRssKb(server);
+    peakKb = Math.max(peakKb, now.kb);
+    processes = Math.max(processes, now.processes);
+    samples++;
+  };
+  tick();
+  const timer = setInterval(tick, 100);
+  return () => {
+    clearInterval(timer);
+    tick();
+    return { peakMb: peakKb ? peakKb / 1024 : null, samples, processes };
+  };
+}
+
+function describeProcess(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter(Boolean)
+      .map((part) => (part.startsWith(`${ROOT}${path.sep}`) ? path.relative(ROOT, part) : part))
+      .join(' ');
+  } catch {
+    return '?';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Setup: build, database, token, servers
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.unref();
+    probe.on('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitHealthy(server, url) {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    checkInterrupted();
+    if (!server.alive()) {
+      const { code, signal } = await server.exited;
+      throw new Error(`${server.label} exited (${signal ?? `code ${code}`}) before it was ready:\n${server.stderr()}`);
+    }
+    try {
+      const response = await fetch(`${url}/api/health`, { signal: AbortSignal.timeout(2000) });
+      await response.arrayBuffer();
+      if (response.ok) return;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`${server.label} did not answer GET /api/health with 200 within 60 s:\n${server.stderr()}`);
+    await sleep(100);
+  }
+}
+
+function reportServerProcess(server) {
+  const tree = processTree(server.pid);
+  const viaPs = psChildren(server.pid);
+  const rss = treeRssKb(server);
+  say(`${server.label}: pid ${server.pid} (${describeProcess(server.pid)}), idle RSS ${(rss.kb / 1024).toFixed(1)} MB`);
+  say(
+    tree.length > 1
+      ? `${server.label}: it has ${tree.length - 1} descendant process(es) (${tree.slice(1).map((pid) => `${pid} ${describeProcess(pid)}`).join('; ')}); RSS is summed over all of them`
+      : `${server.label}: no child processes (ps --ppid ${server.pid}: ${viaPs.length ? viaPs.join(' ') : 'none'}); RSS is this one process`,
+  );
+  return { pid: server.pid, command: describeProcess(server.pid), descendants: tree.length - 1, idleRssMb: rss.kb / 1024 };
+}
+
+async function startAppServer(options, databaseFile) {
+  const port = await freePort();
+  const env = {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    AUTH_SECRET: `bench-${randomBytes(24).toString('hex')}`,
+    DATABASE_URL: `file:${databaseFile}`,
+    PLANT_STORE_BENCH_ROUTES: '1',
+    PORT: String(port),
+    HOSTNAME: '127.0.0.1',
+  };
+  let server;
+  if (options.serverMode === 'standalone') {
+    const standaloneDir = path.dirname(STANDALONE_SERVER);
+    // next build leaves static assets out of the standalone folder; a deployment copies them in.
+    for (const [from, to] of [
+      [path.join(ROOT, '.next/static'), path.join(standaloneDir, '.next/static')],
+      [path.join(ROOT, 'public'), path.join(standaloneDir, 'public')],
+    ]) {
+      if (existsSync(from) && !existsSync(to)) cpSync(from, to, { recursive: true });
+    }
+    server = spawnServer('standalone server', [STANDALONE_SERVER], env);
+  } else {
+    server = spawnServer('next start', [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'], env);
+  }
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(server, url);
+  return { server, url, process: reportServerProcess(server) };
+}
+
+async function startFloorServer(databaseFile, token) {
+  const port = await freePort();
+  // The token goes by environment, not argv, so it does not show in ps or in the results.
+  const server = spawnServer('floor server', [FLOOR_SERVER], {
+    ...process.env,
+    NODE_ENV: 'production',
+    PORT: String(port),
+    HOSTNAME: '127.0.0.1',
+    DATABASE: databaseFile,
+    TOKEN: token,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(server, url);
+  return { server, url, process: reportServerProcess(server) };
+}
+
+/** PRAGMAs as a connection opened the Prisma adapter's way (new Database(file, {timeout})) sees them. */
+function databasePragmas(file) {
+  const connection = new Database(file, { timeout: 5000 });
+  try {
+    connection.prepare('SELECT count(*) FROM sqlite_master').get(); // open the file for real
+    const synchronous = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][connection.pragma('synchronous', { simple: true })];
+    return { journal_mode: connection.pragma('journal_mode', { simple: true }), synchronous };
+  } finally {
+    connection.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Load
+
+// Ids start above 2^53, where a float would round them, and never repeat within a run (warm-up,
+// measured run, preflight and every target share this counter).
+let nextId = 2n ** 53n + 1n;
+const plantBody = () => `{"id":${nextId++},"name":"Bench fern","tag":"bench"}`;
+
+function requestHeaders(target, token) {
+  const headers = { authorization: `Bearer ${token}` };
+  if (target.method === 'POST') headers['content-type'] = 'application/json';
+  return headers;
+}
+
+function runCannon(options) {
+  return new Promise((resolve, reject) => {
+    currentCannon = autocannon(options, (error, result) => {
+      currentCannon = null;
+      if (error) reject(error);
+      else resolve(result);
+    });
+  });
+}
+
+function cannonOptions(target, url, token, seconds, connections) {
+  return {
+    url: `${url}${target.path}`,
+    method: target.method,
+    headers: requestHeaders(target, token),
+    connections,
+    duration: seconds,
+    // Every POST (the ceiling's too, so the client's work is the same) gets a fresh id.
+    requests: target.method === 'POST' ? [{ setupRequest: (request) => ({ ...request, body: plantBody() }) }] : undefined,
+  };
+}
+
+/** One request before the load, so a broken target says why instead of failing 100 000 times. */
+async function preflight(target, url, token) {
+  const response = await fetch(`${url}${target.path}`, {
+    method: target.method,
+    headers: requestHeaders(target, token),
+    body: target.method === 'POST' ? plantBody() : undefined,
+  });
+  const text = await response.text();
+  let problem = null;
+  if (!response.ok) {
+    problem = `answered ${response.status}: ${text.slice(0, 300)}`;
+    if (target.key === 'ceiling' && response.status === 404) problem += ' (stale build? run without --no-build)';
+  } else if (target.method === 'GET' && !/^\[\{"id":\d+/.test(text)) {
+    problem = `answered 200 without a list of plants: ${text.slice(0, 300)}`;
+  }
+  return { status: response.status, ok: !problem, problem };
+}
+
+function summarise(result) {
+  return {
+    reqPerSec: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    latencyAvg: result.latency.average,
+    '2xx': result['2xx'],
+    non2xx: result.non2xx,
+    // autocannon counts every timeout in `errors` as well; `timeouts` is the part that timed out.
+    errors: result.errors,
+    timeouts: result.timeouts,
+    statusCodeStats: result.statusCodeStats,
+    sent: result.requests.sent,
+    completed: result.requests.total,
+    duration: result.duration,
+  };
+}
+
+async function runTarget(target, running, token, options) {
+  say(`${target.label}: preflight`);
+  const check = await preflight(target, running.url, token);
+  const record = { key: target.key, label: target.label, method: target.method, path: target.path, preflight: check };
+  if (!check.ok) {
+    say(`${target.label}: ${check.problem}; skipped`);
+    return { ...record, failed: true, failure: check.problem };
+  }
+  checkInterrupted();
+  say(`${target.label}: warm-up ${options.warmup} s (discarded)`);
+  const warmup = await runCannon(cannonOptions(target, running.url, token, options.warmup, options.connections));
+  checkInterrupted();
+  await sleep(500);
+  say(`${target.label}: measuring ${options.duration} s at ${options.connections} connections`);
+  const stopSampling = sampleRss(running.server);
+  const result = await runCannon(cannonOptions(target, running.url, token, options.duration, options.connections));
+  const rss = stopSampling();
+  checkInterrupted();
+  const summary = summarise(result);
+  const failures = summary.errors + summary.non2xx;
+  if (failures) say(`${target.label}: ${failures} failed requests: ${JSON.stringify(summary.statusCodeStats)}${summary.errors ? `, ${summary.errors} errors (${summary.timeouts} timeouts)` : ''}`);
+  await sleep(500);
+  return { ...record, failed: failures > 0, ...summary, peakRssMb: rss.peakMb, rssSamples: rss.samples, processes: rss.processes, warmup: summarise(warmup), autocannon: result };
+}
+
+/**
+ * Plants the POST target stored (tag "bench"). Each 2xx answer (preflight, warm-up, run) is one
+ * stored plant. When a run's time is up, autocannon closes its connections without waiting for the
+ * requests still in flight (one per connection); the server completes those too, so they may be
+ * stored without an answer being counted. So: 2xx answers <= stored <= 2xx answers + unanswered.
+ */
+async function checkStored(record, databaseFile) {
+  const connection = new Database(databaseFile, { readonly: true, timeout: 5000 });
+  connection.defaultSafeIntegers(true);
+  try {
+    const count = () => Number(connection.prepare(`SELECT count(*) AS n FROM "Plant" WHERE "tag" = 'bench'`).get().n);
+    let stored = count();
+    for (let settle = 0; settle < 20; settle++) {
+      await sleep(200);
+      const again = count();
+      if (again === stored) break;
+      stored = again;
+    }
+    const range = connection.prepare(`SELECT min("id") AS lo, max("id") AS hi FROM "Plant" WHERE "tag" = 'bench'`).get();
+    const answered2xx = (record.preflight.status < 300 ? 1 : 0) + record.warmup['2xx'] + record['2xx'];
+    const unanswered = record.warmup.sent - record.warmup.completed + (record.sent - record.completed);
+    const idsInRange = range.lo !== null && range.lo > 2n ** 53n && range.hi < nextId;
+    const ok = stored >= answered2xx && stored <= answered2xx + unanswered && idsInRange;
+    return { stored, answered2xx, unanswered, minId: String(range.lo), maxId: String(range.hi), ok };
+  } finally {
+    connection.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Report
+
+function formatNumber(value, digits = 1) {
+  if (value === null || value === undefined || Number.isNaN(value)) return 'n/a';
+  return value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** Latencies: whole milliseconds as autocannon records them, a decimal if there is one. */
+const formatMs = (value) => formatNumber(value, Number.isInteger(value) ? 0 : 1);
+
+function table(rows) {
+  const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
+  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('   ').trimEnd()).join('\n');
+}
+
+function report(run) {
+  const lines = [];
+  lines.push('');
+  lines.push(`Plant Store benchmark, ${run.startedAt}`);
+  lines.push(`machine: ${run.machine.cpu} x ${run.machine.cores} cores, ${run.machine.memoryGb} GB, ${run.machine.platform}, node ${run.machine.node}`);
+  lines.push(`load average at start: ${run.machine.loadAverageStart.map((value) => value.toFixed(2)).join(' ')}, at end: ${run.machine.loadAverageEnd.map((value) => value.toFixed(2)).join(' ')}`);
+  const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js)' : 'next start';
+  lines.push(`server: ${run.servers.app ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
+  lines.push(`load: autocannon, ${run.options.connections} connections, ${run.options.duration} s measured after ${run.options.warmup} s warm-up`);
+  lines.push('');
+  const rows = [['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB']];
+  for (const target of run.targets) {
+    rows.push(
+      target.failure
+        ? [target.label, 'failed', '', '', '', '']
+        : [
+            target.label,
+            formatNumber(target.reqPerSec),
+            formatMs(target.p50),
+            formatMs(target.p99),
+            formatNumber(target.errors + target.non2xx, 0),
+            formatNumber(target.peakRssMb),
+          ],
+    );
+  }
+  lines.push(table(rows));
+  if (run.ratios.length) {
+    lines.push('');
+    lines.push('ratios (req/s):');
+    lines.push(table(run.ratios.map((ratio) => [`  ${ratio.name}`, ratio.value.toFixed(2)])));
+  }
+  for (const check of run.storedChecks) {
+    lines.push('');
+    lines.push(
+      `${check.label}: stored ${check.stored.toLocaleString('en-US')} plants = ` +
+        `${check.answered2xx.toLocaleString('en-US')} 2xx answers (preflight + warm-up + run) + ` +
+        `${check.stored - check.answered2xx} of the ${check.unanswered} requests in flight when autocannon stopped; ` +
+        `ids ${check.minId}..${check.maxId}${check.ok ? '' : '  <-- MISMATCH'}`,
+    );
+  }
+  lines.push('');
+  lines.push(`SQLite: project database ${run.databases.app.journal_mode}, synchronous=${run.databases.app.synchronous} (as its connections open it); floor ${run.databases.floor ? `${run.databases.floor.journal_mode}, synchronous=${run.databases.floor.synchronous} (set by floor-server.mjs)` : 'not run'}`);
+  lines.push(`RSS: VmRSS of the server process plus its descendants, sampled every 100 ms during each measured run`);
+  for (const failure of run.failures) lines.push(`FAILED: ${failure}`);
+  return lines.join('\n');
+}
+
+function ratios(targets) {
+  const rate = (key) => targets.find((target) => target.key === key && !target.failure)?.reqPerSec;
+  const pairs = [
+    ['project POST / ceiling POST', 'post', 'ceiling'],
+    ['project POST / floor POST', 'post', 'floor-post'],
+    ['project GET / floor GET', 'get', 'floor-get'],
+  ];
+  return pairs.filter(([, a, b]) => rate(a) && rate(b)).map(([name, a, b]) => ({ name, value: rate(a) / rate(b) }));
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const options = readOptions(process.argv.slice(2));
+  const startedAt = new Date();
+  const loadAverageStart = os.loadavg();
+  process.env.NEXT_TELEMETRY_DISABLED = '1';
+
+  if (options.build) {
+    say('building the production app (next build; skip with --no-build or BENCH_SKIP_BUILD=1)');
+    await runCommand('next build', process.execPath, [NEXT_BIN, 'build'], { env: { ...process.env, NODE_ENV: 'production' } });
+  } else if (!existsSync(path.join(ROOT, '.next/BUILD_ID'))) {
+    throw new UsageError('--no-build: there is no production build in .next; run without --no-build (or npm run build)');
+  }
+  checkInterrupted();
+  if (options.serverMode === 'standalone' && !existsSync(STANDALONE_SERVER)) {
+    throw new UsageError(`BENCH_SERVER=standalone, but ${path.relative(ROOT, STANDALONE_SERVER)} does not exist: set output: 'standalone' in next.config.js and build`);
+  }
+
+  mkdirSync(TMP_DIR, { recursive: true });
+  const appDb = path.join(TMP_DIR, 'plants.db');
+  const floorDb = path.join(TMP_DIR, 'floor.db');
+  const databaseEnv = { ...process.env, DATABASE_URL: `file:${appDb}` };
+  say(`fresh database ${path.relative(ROOT, appDb)}: migrating`);
+  await runCommand('db-migrate', TSX_BIN, ['scripts/db-migrate.ts'], { env: databaseEnv, capture: true });
+  const created = await runCommand('token create', TSX_BIN, ['scripts/token.ts', 'create', '--name', 'bench'], { env: databaseEnv, capture: true });
+  const token = created.stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('pst_')).pop();
+  if (!token) throw new Error(`token create printed no pst_ token:\n${created.stdout}`);
+  say(`API token created (${token.slice(0, 12)}...)`);
+  checkInterrupted();
+
+  const run = {
+    startedAt: startedAt.toISOString(),
+    machine: {
+      cpu: os.cpus()[0]?.model?.trim() ?? 'unknown',
+      cores: os.cpus().length,
+      memoryGb: Math.round(os.totalmem() / 2 ** 30),
+      platform: `${os.platform()} ${os.release()} ${os.arch()}`,
+      node: process.version,
+      loadAverageStart,
+      loadAverageEnd: loadAverageStart,
+    },
+    serverMode: options.serverMode,
+    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, quick: options.quick, build: options.build },
+    servers: {},
+    databases: { app: databasePragmas(appDb), floor: null },
+    targets: [],
+    storedChecks: [],
+    ratios: [],
+    failures: [],
+  };
+
+  for (const serverKind of ['app', 'floor']) {
+    const targets = options.targets.filter((target) => target.server === serverKind);
+    if (targets.length === 0) continue;
+    checkInterrupted();
+    const databaseFile = serverKind === 'app' ? appDb : floorDb;
+    let running;
+    if (serverKind === 'app') {
+      say(`starting ${options.serverMode === 'standalone' ? 'the standalone server' : 'next start'}`);
+      running = await startAppServer(options, appDb);
+    } else {
+      const floor = openFloorDatabase(floorDb);
+      registerToken(floor, token);
+      floor.close();
+      run.databases.floor = { journal_mode: 'wal', synchronous: 'NORMAL' };
+      say('starting the floor server');
+      running = await startFloorServer(floorDb, token);
+    }
+    run.servers[serverKind] = running.process;
+    try {
+      if (targets.some((target) => target.method === 'GET')) {
+        // A list page is only a list page if there are plants: seed enough for a full page.
+        for (let index = 1; index <= SEED_PLANTS; index++) {
+          const response = await fetch(`${running.url}/plants`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body: `{"id":${index},"name":"Seed plant ${index}","tag":"seed"}`,
+          });
+          await response.arrayBuffer();
+          if (!response.ok) throw new Error(`seeding ${running.server.label}: POST /plants answered ${response.status}`);
+        }
+      }
+      for (const target of targets) {
+        checkInterrupted();
+        const record = await runTarget(target, running, token, options);
+        run.targets.push(record);
+        if (record.failed) run.failures.push(`${target.label}: ${record.failure ?? `${record.errors} errors, ${record.non2xx} non-2xx answers`}`);
+        if (target.stores && !record.failure) {
+          const check = { label: target.label, ...(await checkStored(record, databaseFile)) };
+          run.storedChecks.push(check);
+          say(`${target.label}: stored ${check.stored} plants (2xx answers ${check.answered2xx}, unanswered ${check.unanswered})`);
+          if (!check.ok) {
+            run.failures.push(
+              `${target.label}: stored ${check.stored} plants (ids ${check.minId}..${check.maxId}), expected ${check.answered2xx} (2xx answers) ` +
+                `to ${check.answered2xx + check.unanswered} (plus requests in flight at the end)`,
+            );
+          }
+        }
+      }
+    } finally {
+      await stopProcess(running.server);
+    }
+  }
+
+  run.machine.loadAverageEnd = os.loadavg();
+  run.ratios = ratios(run.targets);
+  mkdirSync(RESULTS_DIR, { recursive: true });
+  const resultsFile = path.join(RESULTS_DIR, `${run.startedAt.replace(/[:.]/g, '-')}.json`);
+  writeFileSync(resultsFile, `${JSON.stringify(run, null, 2)}\n`);
+  process.stdout.write(`${report(run)}\n`);
+  process.stdout.write(`\nfull results: ${path.relative(ROOT, resultsFile)}\n`);
+  return run.failures.length ? 1 : 0;
+}
+
+main()
+  .then(
+    (code) => cleanup().then(() => code),
+    (error) =>
+      cleanup().then(() => {
+        if (interrupted || error instanceof Interrupted) return 130;
+        process.stderr.write(`[bench] ${error instanceof UsageError ? `${error.message}\n\n${USAGE}` : (error?.stack ?? String(error))}\n`);
+        return error instanceof UsageError ? 2 : 1;
+      }),
+  )
+  .then((code) => {
+    if (!interrupted) process.exit(code);
+  });
