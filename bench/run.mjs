@@ -47,7 +47,9 @@ const USAGE = `usage: npm run bench -- [options]
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
   -h, --help          this text
 
-  BENCH_SERVER=next-start   serve with next start instead of .next/standalone/server.js`;
+  BENCH_SERVER=next-start   serve with next start instead of .next/standalone/server.js
+  BENCH_CPU_PROF=<dir>      run the app server under node --cpu-prof; the profile (open it in
+                            Chrome DevTools or speedscope) is written to <dir> when it stops`;
 
 const TARGETS = [
   { key: 'ceiling', label: 'ceiling POST /api/bench/empty', server: 'app', method: 'POST', path: '/api/bench/empty' },
@@ -406,6 +408,12 @@ function reportServerProcess(server) {
   return { pid: server.pid, command: describeProcess(server.pid), descendants: tree.length - 1, idleRssMb: rss.kb / 1024 };
 }
 
+/** node flags for BENCH_CPU_PROF: the profile is written when the server exits on SIGTERM. */
+function profilerArgs() {
+  const dir = process.env.BENCH_CPU_PROF?.trim();
+  return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`, '--cpu-prof-interval=250'] : [];
+}
+
 async function startAppServer(options, databaseFile) {
   const port = await freePort();
   const env = {
@@ -430,9 +438,9 @@ async function startAppServer(options, databaseFile) {
     ]) {
       if (existsSync(from) && !existsSync(to)) cpSync(from, to, { recursive: true });
     }
-    server = spawnServer('standalone server', [STANDALONE_SERVER], env);
+    server = spawnServer('standalone server', [...profilerArgs(), STANDALONE_SERVER], env);
   } else {
-    server = spawnServer('next start', [NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'], env);
+    server = spawnServer('next start', [...profilerArgs(), NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'], env);
   }
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(server, url);

@@ -1,6 +1,8 @@
 // API tokens in the database: only the SHA-256 of each secret is kept.
-import { db } from '../db/client';
+import { db, dbEngine } from '../db/client';
+import { prepared, toSqliteTime, whenNotBusy } from '../db/sqlite-connection';
 import { randomId } from '../ids';
+import { log } from '../log';
 import { displayPrefix, generateApiToken, hashApiToken } from './token-format';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -117,7 +119,22 @@ export async function checkApiToken(token: string, now = new Date()): Promise<To
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
     // Marked on the shared record first, so concurrent requests do not all write it.
     record.lastUsedAt = now;
-    await db().apiToken.update({ where: { id: record.id }, data: { lastUsedAt: now } });
+    await recordTokenUse(record.id, now);
   }
   return { status: 'valid', tokenId: record.id, userId: record.createdById };
+}
+
+/**
+ * Notes when a token was last used. On SQLite this runs on the API's own connection
+ * (lib/db/sqlite-connection.ts) and is not awaited while the file is locked: a minute-precise
+ * note must never hold a request up, nor stall the process as Prisma's blocking wait would.
+ */
+async function recordTokenUse(id: string, at: Date): Promise<void> {
+  if (dbEngine() === 'postgresql') {
+    await db().apiToken.update({ where: { id }, data: { lastUsedAt: at } });
+    return;
+  }
+  whenNotBusy(() => prepared<[string, string]>('UPDATE "ApiToken" SET "lastUsedAt" = ? WHERE "id" = ?').run(toSqliteTime(at), id)).catch(
+    (error: unknown) => log.warn('could not record a token use', { tokenId: id, error: error instanceof Error ? error.message : String(error) }),
+  );
 }

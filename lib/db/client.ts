@@ -5,6 +5,7 @@ import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
 import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { closeSqliteConnection } from './sqlite-connection';
 import { databaseEngine, databaseUrl, ensureSqliteFile, type DatabaseEngine } from './url';
 
 const BUSY_TIMEOUT_MS = 5000;
@@ -53,5 +54,6 @@ export function dbEngine(): DatabaseEngine {
 export async function closeDb(): Promise<void> {
   const open = globalForPrisma.plantStorePrisma;
   globalForPrisma.plantStorePrisma = undefined;
+  closeSqliteConnection();
   await open?.client.$disconnect();
 }

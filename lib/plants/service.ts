@@ -1,19 +1,11 @@
 // The plant store's rules: create (idempotent by id), read, list newest first, delete.
-import { db } from '../db/client';
 import { ApiError } from '../http/errors';
 import type { NewPlant, Plant } from '../schemas/plant';
 import { decodeCursor, encodeCursor } from './cursor';
-
-type PlantRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
-
-const plantFields = { seq: true, id: true, name: true, tag: true, createdAt: true } as const;
+import { plantStore, type PlantRow } from './store';
 
 export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
   return row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
-}
-
-function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2002';
 }
 
 const notFound = (id: bigint) => new ApiError('not_found', `No plant has id ${id}`);
@@ -21,18 +13,14 @@ const notFound = (id: bigint) => new ApiError('not_found', `No plant has id ${id
 /**
  * Stores a new plant. Creating the same plant again (same id, name and tag) answers with the
  * stored one, so a client can retry safely; the same id with other content is a conflict.
- * The primary key decides races: exactly one insert wins, every other request reads the winner.
+ * The unique index on id decides races: exactly one insert wins, every other request reads the winner.
  */
 export async function createPlant(input: NewPlant): Promise<{ plant: Plant; created: boolean }> {
   const tag = input.tag ?? null;
   for (let attempt = 0; attempt < 3; attempt++) {
-    try {
-      const row = await db().plant.create({ data: { id: input.id, name: input.name, tag }, select: plantFields });
-      return { plant: toPlant(row), created: true };
-    } catch (error) {
-      if (!isUniqueViolation(error)) throw error;
-    }
-    const existing = await db().plant.findUnique({ where: { id: input.id }, select: plantFields });
+    const inserted = await plantStore().insert({ id: input.id, name: input.name, tag });
+    if (inserted) return { plant: toPlant(inserted), created: true };
+    const existing = await plantStore().findById(input.id);
     // Deleted between our insert and this read: the id is free again, so try once more.
     if (!existing) continue;
     if (existing.name === input.name && existing.tag === tag) return { plant: toPlant(existing), created: false };
@@ -45,14 +33,13 @@ export async function createPlant(input: NewPlant): Promise<{ plant: Plant; crea
 }
 
 export async function getPlant(id: bigint): Promise<Plant> {
-  const row = await db().plant.findUnique({ where: { id }, select: plantFields });
+  const row = await plantStore().findById(id);
   if (!row) throw notFound(id);
   return toPlant(row);
 }
 
 export async function deletePlant(id: bigint): Promise<void> {
-  const { count } = await db().plant.deleteMany({ where: { id } });
-  if (count === 0) throw notFound(id);
+  if (!(await plantStore().deleteById(id))) throw notFound(id);
 }
 
 export type PlantPage = { plants: Plant[]; nextCursor: string | null };
@@ -60,12 +47,7 @@ export type PlantPage = { plants: Plant[]; nextCursor: string | null };
 /** Plants newest first; `nextCursor` continues where the page ends (null on the last page). */
 export async function listPlants(options: { limit: number; cursor?: string }): Promise<PlantPage> {
   const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  const rows = await db().plant.findMany({
-    where: before === undefined ? {} : { seq: { lt: before } },
-    orderBy: { seq: 'desc' },
-    take: options.limit + 1,
-    select: plantFields,
-  });
+  const rows = await plantStore().listNewestFirst({ beforeSeq: before, take: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const nextCursor = rows.length > options.limit ? encodeCursor(page[page.length - 1].seq) : null;
   return { plants: page.map(toPlant), nextCursor };
@@ -73,5 +55,5 @@ export async function listPlants(options: { limit: number; cursor?: string }): P
 
 /** The newest plants with the time each was added, for the staff page. */
 export function recentPlants(limit: number): Promise<PlantRow[]> {
-  return db().plant.findMany({ orderBy: { seq: 'desc' }, take: limit, select: plantFields });
+  return plantStore().listNewestFirst({ take: limit });
 }
