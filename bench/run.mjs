@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 // npm run bench: load-test the production server against a ceiling and a floor.
 //
-//   project POST /plants          the real route: auth, exact JSON, zod, Prisma insert, access log
+//   project POST /plants          the real route: auth, exact JSON, zod, SQLite insert, access log
 //   project GET /plants?limit=20  the real list route
 //   ceiling POST /api/bench/empty an empty route handler in this same Next app (no auth, no DB):
-//                                 what Next.js alone costs per request
+//                                 what serving a route handler alone costs per request
+//   Next's router: ...            the ceiling and POST /plants again, on the same build with
+//                                 API_DIRECT_ROUTES=off, so every request goes through Next's router
 //   floor POST/GET /plants        bench/floor-server.mjs: the same work on bare node:http and
 //                                 better-sqlite3, no framework and no ORM
 //
@@ -38,7 +40,8 @@ const TMP_DIR = path.join(TMP_PARENT, `bench-${process.pid}`);
 const USAGE = `usage: npm run bench -- [options]
 
   --target LIST       targets to run, repeatable or comma-separated:
-                      post, get, ceiling, floor (= floor-post + floor-get), floor-post, floor-get
+                      post, get, ceiling, next (= next-ceiling + next-post), next-ceiling,
+                      next-post, floor (= floor-post + floor-get), floor-post, floor-get
                       (default: all)
   --duration S        measured seconds per target (default 10; 3 with --quick)
   --warmup S          warm-up seconds per target, results discarded (default 3; 1 with --quick)
@@ -55,10 +58,17 @@ const TARGETS = [
   { key: 'ceiling', label: 'ceiling POST /api/bench/empty', server: 'app', method: 'POST', path: '/api/bench/empty' },
   { key: 'post', label: 'project POST /plants', server: 'app', method: 'POST', path: '/plants', stores: true },
   { key: 'get', label: 'project GET /plants?limit=20', server: 'app', method: 'GET', path: '/plants?limit=20' },
+  // The same build with API_DIRECT_ROUTES=off: every request through Next's router.
+  { key: 'next-ceiling', label: "Next's router: ceiling POST /api/bench/empty", server: 'next', method: 'POST', path: '/api/bench/empty' },
+  { key: 'next-post', label: "Next's router: project POST /plants", server: 'next', method: 'POST', path: '/plants', stores: true },
   { key: 'floor-post', label: 'floor POST /plants', server: 'floor', method: 'POST', path: '/plants', stores: true },
   { key: 'floor-get', label: 'floor GET /plants?limit=20', server: 'floor', method: 'GET', path: '/plants?limit=20' },
 ];
-const TARGET_ALIASES = { floor: ['floor-post', 'floor-get'], all: TARGETS.map((target) => target.key) };
+const TARGET_ALIASES = {
+  floor: ['floor-post', 'floor-get'],
+  next: ['next-ceiling', 'next-post'],
+  all: TARGETS.map((target) => target.key),
+};
 const SEED_PLANTS = 100;
 
 class UsageError extends Error {}
@@ -104,7 +114,7 @@ function readOptions(argv) {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, ceiling, floor, floor-post, floor-get)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
@@ -414,7 +424,7 @@ function profilerArgs() {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`, '--cpu-prof-interval=250'] : [];
 }
 
-async function startAppServer(options, databaseFile) {
+async function startAppServer(options, databaseFile, extraEnv = {}) {
   const port = await freePort();
   const env = {
     ...process.env,
@@ -425,8 +435,10 @@ async function startAppServer(options, databaseFile) {
     PLANT_STORE_BENCH_ROUTES: '1',
     // The limiter stays on (its cost is measured) but far above what one token can send here.
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
+    NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
     PORT: String(port),
     HOSTNAME: '127.0.0.1',
+    ...extraEnv,
   };
   let server;
   if (options.serverMode === 'standalone') {
@@ -522,7 +534,7 @@ async function preflight(target, url, token) {
   let problem = null;
   if (!response.ok) {
     problem = `answered ${response.status}: ${text.slice(0, 300)}`;
-    if (target.key === 'ceiling' && response.status === 404) problem += ' (stale build? run without --no-build)';
+    if (target.path === '/api/bench/empty' && response.status === 404) problem += ' (stale build? run without --no-build)';
   } else if (target.method === 'GET' && !/^\[\{"id":\d+/.test(text)) {
     problem = `answered 200 without a list of plants: ${text.slice(0, 300)}`;
   }
@@ -623,8 +635,9 @@ function report(run) {
   lines.push(`Plant Store benchmark, ${run.startedAt}`);
   lines.push(`machine: ${run.machine.cpu} x ${run.machine.cores} cores, ${run.machine.memoryGb} GB, ${run.machine.platform}, node ${run.machine.node}`);
   lines.push(`load average at start: ${run.machine.loadAverageStart.map((value) => value.toFixed(2)).join(' ')}, at end: ${run.machine.loadAverageEnd.map((value) => value.toFixed(2)).join(' ')}`);
-  const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js)' : 'next start';
-  lines.push(`server: ${run.servers.app ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
+  const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js, route handlers answered directly)' : 'next start';
+  lines.push(`server: ${run.servers.app || run.servers.next ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
+  if (run.servers.next) lines.push("Next's router: the same server with API_DIRECT_ROUTES=off");
   lines.push(`load: autocannon, ${run.options.connections} connections, ${run.options.duration} s measured after ${run.options.warmup} s warm-up`);
   lines.push('');
   const rows = [['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB']];
@@ -670,6 +683,9 @@ function ratios(targets) {
     ['project POST / ceiling POST', 'post', 'ceiling'],
     ['project POST / floor POST', 'post', 'floor-post'],
     ['project GET / floor GET', 'get', 'floor-get'],
+    ["project POST / Next's router ceiling", 'post', 'next-ceiling'],
+    ["Next's router: project POST / ceiling", 'next-post', 'next-ceiling'],
+    ["project POST / Next's router project POST", 'post', 'next-post'],
   ];
   return pairs.filter(([, a, b]) => rate(a) && rate(b)).map(([name, a, b]) => ({ name, value: rate(a) / rate(b) }));
 }
@@ -726,15 +742,22 @@ async function main() {
     failures: [],
   };
 
-  for (const serverKind of ['app', 'floor']) {
+  // The Next's-router server gets a copy of the fresh database, token included.
+  const nextDb = path.join(TMP_DIR, 'plants-next.db');
+  cpSync(appDb, nextDb);
+
+  for (const serverKind of ['app', 'next', 'floor']) {
     const targets = options.targets.filter((target) => target.server === serverKind);
     if (targets.length === 0) continue;
     checkInterrupted();
-    const databaseFile = serverKind === 'app' ? appDb : floorDb;
+    const databaseFile = { app: appDb, next: nextDb, floor: floorDb }[serverKind];
     let running;
     if (serverKind === 'app') {
       say(`starting ${options.serverMode === 'standalone' ? 'the standalone server' : 'next start'}`);
       running = await startAppServer(options, appDb);
+    } else if (serverKind === 'next') {
+      say('starting the standalone server with API_DIRECT_ROUTES=off (everything through Next\'s router)');
+      running = await startAppServer(options, nextDb, { API_DIRECT_ROUTES: 'off' });
     } else {
       const floor = openFloorDatabase(floorDb);
       registerToken(floor, token);

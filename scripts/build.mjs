@@ -1,8 +1,9 @@
 // npm run build: the production build, as a self-contained server in .next/standalone.
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
-// serves them itself, so they are copied in beside server.js.
+// serves them itself, so they are copied in beside server.js. And server.js becomes this app's
+// server (server/main.mjs), which answers the API's route handlers without Next's router.
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
 export const STANDALONE_SERVER = '.next/standalone/server.js';
@@ -17,6 +18,12 @@ export function copyAssetsIntoStandalone() {
   }
 }
 
+export function installServer() {
+  rmSync('.next/standalone/plant-store-server', { recursive: true, force: true });
+  cpSync('server', '.next/standalone/plant-store-server', { recursive: true });
+  writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.mjs.\nimport './plant-store-server/main.mjs';\n");
+}
+
 export function build() {
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
   const result = spawnSync(process.execPath, [nextBin, 'build'], {
@@ -25,6 +32,7 @@ export function build() {
   });
   if (result.status !== 0) return result.status ?? 1;
   copyAssetsIntoStandalone();
+  installServer();
   return 0;
 }
 
