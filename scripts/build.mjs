@@ -2,11 +2,13 @@
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
 // serves them itself, so they are copied in beside server.js. And server.js becomes this app's
 // server (server/main.mjs), which answers the API's route handlers without Next's router.
+// Last, npm start's steps (scripts/start.ts) are bundled into plain JavaScript, so starting the
+// server does not wait for a TypeScript compiler (tsx took 0.65 s of every start).
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-
-export const STANDALONE_SERVER = '.next/standalone/server.js';
+import { buildSync } from 'esbuild';
+import { START_BUNDLE, STANDALONE_SERVER } from './paths.mjs';
 
 export function copyAssetsIntoStandalone() {
   for (const [from, to] of [
@@ -24,6 +26,20 @@ export function installServer() {
   writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.mjs.\nimport './plant-store-server/main.mjs';\n");
 }
 
+export function bundleStartScript() {
+  buildSync({
+    entryPoints: ['scripts/start.ts'],
+    outfile: START_BUNDLE,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    // Packages load from node_modules at run time, as they do under tsx.
+    packages: 'external',
+    logLevel: 'warning',
+  });
+}
+
 export function build() {
   const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
   const result = spawnSync(process.execPath, [nextBin, 'build'], {
@@ -33,6 +49,7 @@ export function build() {
   if (result.status !== 0) return result.status ?? 1;
   copyAssetsIntoStandalone();
   installServer();
+  bundleStartScript();
   return 0;
 }
 

@@ -1,15 +1,13 @@
-// npm start: apply pending migrations, make sure a production build exists, then serve it with
-// the standalone server (.next/standalone/server.js), as the Docker image does.
+// npm start's steps, run by scripts/start.mjs from the bundle npm run build makes of this file:
+// apply pending migrations, then serve the build with the standalone server
+// (.next/standalone/server.js), as the Docker image does.
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { constants } from 'node:os';
 import { resolveAuthSecret } from '../lib/auth/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
-import { rateLimitPerMinute } from '../lib/http/rate-limit';
-import { STANDALONE_SERVER, build } from './build.mjs';
-import { countUsers } from '../lib/auth/users';
-import { db } from '../lib/db/client';
+import { rateLimitPerMinute } from '../lib/http/rate-limit-config';
+import { STANDALONE_SERVER } from './paths.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
@@ -26,17 +24,6 @@ async function main() {
   const auth = resolveAuthSecret();
   if (auth.source === 'generated') say(`generated AUTH_SECRET and kept it in ${auth.file} (set AUTH_SECRET to use your own)`);
   process.env.AUTH_SECRET = auth.secret;
-
-  if ((await countUsers()) === 0) {
-    say('no staff account yet: create one with  npm run user -- create --email you@example.com --password ...');
-  }
-  await db().$disconnect();
-
-  if (!existsSync(STANDALONE_SERVER)) {
-    say('no production build yet: running npm run build (once; rerun it after changing the code)');
-    const status = build();
-    if (status !== 0) process.exit(status);
-  }
 
   // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set).
   const server = spawn(process.execPath, [STANDALONE_SERVER], {

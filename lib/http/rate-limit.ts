@@ -3,25 +3,13 @@
 // the same allowance. On SQLite, which one process serves, it is kept in this process's memory.
 import { db, dbEngine } from '../db/client';
 import { ApiError } from './errors';
+import { rateLimitPerMinute } from './rate-limit-config';
 
 const WINDOW_MS = 60_000;
-export const DEFAULT_RATE_LIMIT_PER_MINUTE = 6000;
 // Memory bound for the in-process counter: entries of past windows are dropped past this size.
 const MAX_IN_MEMORY_KEYS = 10_000;
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
-
-/** The configured limit; 0 (or `off`) turns limiting off. */
-export function rateLimitPerMinute(): number {
-  const configured = process.env.RATE_LIMIT_PER_MINUTE?.trim();
-  if (!configured) return DEFAULT_RATE_LIMIT_PER_MINUTE;
-  if (configured === 'off') return 0;
-  const value = Number(configured);
-  if (!Number.isInteger(value) || value < 0) {
-    throw new Error(`RATE_LIMIT_PER_MINUTE must be a whole number (0 or "off" to turn limiting off), got "${configured}"`);
-  }
-  return value;
-}
 
 const shared = globalThis as unknown as { plantStoreRateCounts?: Map<string, { windowStart: number; count: number }> };
 const inMemory = (shared.plantStoreRateCounts ??= new Map());

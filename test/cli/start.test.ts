@@ -1,0 +1,51 @@
+// npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
+// account, serves the API, and passes SIGTERM on to the server.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/api';
+import { testEngine, tokenIn } from '../support/database';
+import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
+
+const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-start-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
+  it('migrates a new database, serves the API, and stops on SIGTERM', async () => {
+    const databaseUrl = `file:${path.join(folder, 'plants.db')}`;
+    const port = await freePort();
+    const url = `http://127.0.0.1:${port}`;
+    const started = performance.now();
+    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: String(port), HOSTNAME: '127.0.0.1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk) => (output += chunk));
+    child.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    try {
+      for (;;) {
+        expect(child.exitCode, output).toBeNull();
+        const healthy = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
+        if (healthy) break;
+        expect(performance.now() - started, `not healthy in 30 s:\n${output}`).toBeLessThan(30_000);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      console.log(`npm start: healthy after ${Math.round(performance.now() - started)} ms (migrations applied to a new file)`);
+
+      const { token } = await tokenIn(databaseUrl, 'start');
+      const id = uniqueId();
+      expect((await createOn({ url }, token, `{"id": ${id}, "name": "Started"}`)).text).toBe(`{"id":${id},"name":"Started"}`);
+      await expect.poll(() => output).toMatch(/no staff account yet: create one with {2}npm run user -- create/);
+      expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
+      expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\]/);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(143);
+    expect(await fetch(`${url}/api/health`).then(() => 'answered', () => 'refused')).toBe('refused');
+  }, 60_000);
+});
