@@ -50,11 +50,7 @@ async function loadHandlers(distDir) {
   return routes;
 }
 
-/**
- * Reads a request body into memory, at most `cap` bytes; `complete` says whether it all fit.
- * The rest is read and dropped, not left unread: closing a socket with unread data resets it,
- * and the client could lose the answer (413) on its way.
- */
+/** Reads a request body into memory, at most `cap` bytes; `complete` says whether it all fit. */
 function readBody(request, cap) {
   return new Promise((resolve, reject) => {
     const chunks = [];
@@ -67,12 +63,36 @@ function readBody(request, cap) {
       chunks.push(chunk);
       size += chunk.length;
       if (size > cap) {
+        request.pause();
         finish(false);
-        request.resume();
       }
     };
     const onEnd = () => finish(true);
     request.on('data', onData).on('end', onEnd).on('error', reject);
+  });
+}
+
+const LINGER_MAX_MS = 2000;
+const LINGER_QUIET_MS = 100;
+
+/** Reads and drops what the client still sends, until it stops (or stops for a moment). */
+function lingerWhileSending(request) {
+  return new Promise((resolve) => {
+    let quiet;
+    const done = () => {
+      clearTimeout(quiet);
+      clearTimeout(limit);
+      request.off('data', onData).off('end', done).off('close', done);
+      resolve();
+    };
+    const onData = () => {
+      clearTimeout(quiet);
+      quiet = setTimeout(done, LINGER_QUIET_MS);
+    };
+    const limit = setTimeout(done, LINGER_MAX_MS);
+    request.on('data', onData).on('end', done).on('close', done);
+    onData();
+    request.resume();
   });
 }
 
@@ -109,10 +129,8 @@ export async function createDirectRoutes(dir) {
     let body;
     if (hasBody(request)) {
       // A declared size over the cap is not kept at all: the handler refuses it from the header.
-      if (Number(request.headers['content-length']) > DIRECT_BODY_CAP_BYTES) {
-        complete = false;
-        request.resume();
-      } else ({ bytes: body, complete } = await readBody(request, DIRECT_BODY_CAP_BYTES));
+      if (Number(request.headers['content-length']) > DIRECT_BODY_CAP_BYTES) complete = false;
+      else ({ bytes: body, complete } = await readBody(request, DIRECT_BODY_CAP_BYTES));
     }
     const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
     const webRequest = new Request(url, { method: request.method, headers: request.headers, body });
@@ -137,10 +155,14 @@ export async function createDirectRoutes(dir) {
       }
     }
     if (payload) headers['content-length'] = String(payload.length);
-    // The connection cannot be reused: the rest of that body would be read as the next request.
-    if (!complete) headers.connection = 'close';
-    response.writeHead(answered.status, headers);
-    response.end(payload);
+    if (complete) return void response.writeHead(answered.status, headers).end(payload);
+    // The rest of that body would be read as the next request, so the connection must close. Closing
+    // a socket with unread data resets it, and a client still sending may lose the answer with it:
+    // the answer goes out first, and the close waits until the client stops sending (or 2 s).
+    headers.connection = 'close';
+    response.writeHead(answered.status, headers).write(payload ?? '');
+    await lingerWhileSending(request);
+    response.end();
   }
 
   function serve(request, response) {
