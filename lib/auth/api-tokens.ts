@@ -125,9 +125,10 @@ export async function checkApiToken(token: string, now = new Date()): Promise<To
 }
 
 /**
- * Notes when a token was last used. On SQLite this runs on the API's own connection
- * (lib/db/sqlite-connection.ts) and is not awaited while the file is locked: a minute-precise
- * note must never hold a request up, nor stall the process as Prisma's blocking wait would.
+ * Notes when a token was last used. On SQLite this runs at once on the API's own connection
+ * (lib/db/sqlite-connection.ts); if another process holds the file, it is retried in the
+ * background: a minute-precise note must never hold a request up, nor stall the process as
+ * Prisma's blocking wait would.
  */
 async function recordTokenUse(id: string, at: Date): Promise<void> {
   if (dbEngine() === 'postgresql') {

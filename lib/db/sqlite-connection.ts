@@ -1,7 +1,7 @@
 // The process's own better-sqlite3 connection for the API's hot statements (plants, token use),
 // beside the Prisma client's. Prisma's query interpreter cost more per create than token check,
-// validation and response together (see the README's Benchmark); a prepared statement costs a few
-// microseconds.
+// validation and response together (see the README's Performance section); a prepared statement
+// costs a few microseconds.
 import Database from 'better-sqlite3';
 import { ensureSqliteFile } from './url';
 
