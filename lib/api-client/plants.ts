@@ -15,7 +15,8 @@ export async function postPlant(token: string, plant: NewPlant): Promise<CreateO
     response = await fetch('/plants', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: stringifyJson(plant),
+      // The contract's field order, whatever order the form's values come in.
+      body: stringifyJson({ id: plant.id, name: plant.name, tag: plant.tag }),
     });
     text = await response.text();
   } catch {

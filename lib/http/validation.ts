@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ApiError, type ErrorKind } from './errors';
 
 /** "name: must not be empty; id: is required" — the field path, then the rule, for each issue. */
@@ -12,12 +12,12 @@ export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {
 }
 
 /** Validates input with a schema, or throws the ApiError of the given kind naming each broken rule. */
-export function parseWith<Schema extends z.ZodType>(
+export function parseWith<Schema extends z.core.$ZodType>(
   schema: Schema,
   input: unknown,
   kind: ErrorKind = 'validation_failed',
 ): z.output<Schema> {
-  const result = schema.safeParse(input);
+  const result = z.safeParse(schema, input);
   if (!result.success) throw new ApiError(kind, describeIssues(result.error.issues));
   return result.data;
 }
