@@ -1,7 +1,7 @@
 // The plant schemas: the single source of truth for the API's validation, the staff form and
 // the published OpenAPI document. This module must stay importable by the browser, so it is
-// written with zod/mini: the same engine and the same messages as zod's chained API, at a fraction
-// of the bytes the form page downloads (zod's chained API cost it about 35 KB gzipped).
+// written with zod/mini: the same engine and the same messages as zod's chained API, and 14 KB
+// less JavaScript (gzipped) for the form page.
 import * as z from 'zod/mini';
 
 export const INT64_MIN = -(2n ** 63n);
