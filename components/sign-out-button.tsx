@@ -1,9 +1,39 @@
 'use client';
-import { signOut } from 'next-auth/react';
+// Signs out the way next-auth's signOut() does (CSRF token, then POST /api/auth/signout) without
+// next-auth/react, which is 11.7 KB of gzipped JavaScript on every staff page for this one click.
+import { useState } from 'react';
+
+const AFTER_SIGN_OUT = '/login';
+
+async function signOut(): Promise<string> {
+  const csrf = await fetch('/api/auth/csrf', { cache: 'no-store' });
+  const { csrfToken } = (await csrf.json()) as { csrfToken?: string };
+  if (!csrfToken) throw new Error('no CSRF token');
+  const answer = await fetch('/api/auth/signout', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrfToken, callbackUrl: AFTER_SIGN_OUT, json: 'true' }),
+  });
+  if (!answer.ok) throw new Error(`sign-out answered ${answer.status}`);
+  return AFTER_SIGN_OUT;
+}
 
 export function SignOutButton() {
+  const [busy, setBusy] = useState(false);
   return (
-    <button type="button" className="link-button" onClick={() => signOut({ callbackUrl: '/login' })}>
+    <button
+      type="button"
+      className="link-button"
+      disabled={busy}
+      onClick={() => {
+        setBusy(true);
+        // next-auth's own sign-out page still works when this could not: it asks, then signs out.
+        signOut().then(
+          (next) => window.location.assign(next),
+          () => window.location.assign('/api/auth/signout'),
+        );
+      }}
+    >
       Sign out
     </button>
   );

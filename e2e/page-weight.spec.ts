@@ -4,8 +4,8 @@ import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContextOptions } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 
-// The target is 120 KB; the README's Performance section says why this app is above it.
-const FORM_PAGE_BUDGET_BYTES = 200 * 1024;
+// The target was 120 KB; the README's Performance section says why this stack cannot reach it.
+const FORM_PAGE_BUDGET_BYTES = 180 * 1024;
 
 async function scriptWeight(browser: Browser, path: string, ready: RegExp, options: BrowserContextOptions = {}) {
   const context = await browser.newContext(options);
@@ -25,7 +25,7 @@ async function scriptWeight(browser: Browser, path: string, ready: RegExp, optio
   return { total, count: scripts.size };
 }
 
-test('the form page loads at most 200 KB of JavaScript, gzipped', async ({ page, browser, signIn }) => {
+test('the form page loads at most 180 KB of JavaScript, gzipped', async ({ page, browser, signIn }) => {
   await signIn('/');
   // A fresh context with only the session cookie: nothing cached from signing in.
   const form = await scriptWeight(browser, '/', /Add plant/, { storageState: await page.context().storageState() });
