@@ -27,11 +27,11 @@ export function SignOutButton() {
       disabled={busy}
       onClick={() => {
         setBusy(true);
+        // A full page load, not router.push: the client router's cache still holds signed-in pages.
         // next-auth's own sign-out page still works when this could not: it asks, then signs out.
-        signOut().then(
-          (next) => window.location.assign(next),
-          () => window.location.assign('/api/auth/signout'),
-        );
+        signOut()
+          .catch(() => '/api/auth/signout')
+          .then((next) => window.location.assign(next));
       }}
     >
       Sign out
