@@ -27,6 +27,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { openDatabase as openFloorDatabase, registerToken } from './floor-server.mjs';
+import { serverNodeOptions } from '../scripts/server-node-options.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
@@ -435,7 +436,8 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     PLANT_STORE_BENCH_ROUTES: '1',
     // The limiter stays on (its cost is measured) but far above what one token can send here.
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
-    NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
+    // As npm start runs it: its default flags, and BENCH_SERVER_NODE_OPTIONS on top.
+    NODE_OPTIONS: serverNodeOptions(process.env.BENCH_SERVER_NODE_OPTIONS),
     PORT: String(port),
     HOSTNAME: '127.0.0.1',
     ...extraEnv,

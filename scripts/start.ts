@@ -8,6 +8,7 @@ import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { rateLimitPerMinute } from '../lib/http/rate-limit-config';
 import { STANDALONE_SERVER } from './paths.mjs';
+import { serverNodeOptions } from './server-node-options.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
@@ -28,7 +29,12 @@ async function main() {
   // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set).
   const server = spawn(process.execPath, [STANDALONE_SERVER], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: process.env.PORT || '3000', HOSTNAME: process.env.HOSTNAME || '0.0.0.0' },
+    env: {
+      ...process.env,
+      NODE_OPTIONS: serverNodeOptions(process.env.NODE_OPTIONS),
+      PORT: process.env.PORT || '3000',
+      HOSTNAME: process.env.HOSTNAME || '0.0.0.0',
+    },
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
   server.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 1)));

@@ -1,13 +1,20 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
-// account, serves the API, and passes SIGTERM on to the server.
+// account, starts the server with its Node flags, serves the API, and passes SIGTERM on to it.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/api';
 import { testEngine, tokenIn } from '../support/database';
 import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
+
+/** The environment the server process (npm start's child) was started with, from /proc. */
+function serverEnvironment(startPid: number): Record<string, string> {
+  const [serverPid] = readFileSync(`/proc/${startPid}/task/${startPid}/children`, 'utf8').trim().split(/\s+/);
+  const entries = readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0').filter(Boolean);
+  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+}
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-start-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
@@ -19,7 +26,7 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
     const url = `http://127.0.0.1:${port}`;
     const started = performance.now();
     const child = spawn(process.execPath, ['scripts/start.mjs'], {
-      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: String(port), HOSTNAME: '127.0.0.1' },
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: String(port), HOSTNAME: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
@@ -42,6 +49,7 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
       await expect.poll(() => output).toMatch(/no staff account yet: create one with {2}npm run user -- create/);
       expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
       expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\]/);
+      expect(serverEnvironment(child.pid!).NODE_OPTIONS).toBe('--max-semi-space-size=8');
     } finally {
       child.kill('SIGTERM');
     }
