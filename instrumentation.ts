@@ -5,5 +5,10 @@ export async function register() {
     listenForShutdownSignals();
     // Not awaited: the server answers while the hint is worked out.
     void import('./lib/auth/staff-hint').then(({ hintWhenNoStaff }) => hintWhenNoStaff());
+    // A long-running server delivers webhooks and prunes old records itself; on Vercel, where no
+    // process outlives its response, after() and the cron routes do (see lib/webhooks/wake.ts).
+    if (!process.env.VERCEL && process.env.NEXT_PHASE !== 'phase-production-build') {
+      void import('./lib/background').then(({ startBackgroundWork }) => startBackgroundWork());
+    }
   }
 }

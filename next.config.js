@@ -1,11 +1,27 @@
-// Headers every response carries, pages and API alike. The page CSP needs a fresh nonce per
-// request, so it is set in proxy.ts instead.
+// Headers every response carries, pages and API alike.
 const securityHeaders = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
   { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
   { key: 'X-Frame-Options', value: 'DENY' },
   { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
 ];
+
+// The pages proxy.ts serves get a Content-Security-Policy with a fresh nonce per request. Every
+// other answer (the API's JSON, 404 pages under /plants and /api, next-auth's pages) gets this
+// one, which runs no script at all. A browser enforces every CSP header an answer carries, so a
+// page with both would run none of its scripts either: this rule's paths are exactly those the
+// proxy's matcher leaves out (the same lookahead, positive here and negative there), and
+// test/api/security-headers.test.ts checks that every HTML answer carries exactly one.
+const staticContentSecurityPolicy = [
+  "default-src 'none'",
+  // next-auth's pages and Next's 404 page style themselves inline.
+  "style-src 'self' 'unsafe-inline'",
+  "img-src 'self' data:",
+  "form-action 'self'",
+  "base-uri 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+const OUTSIDE_PROXY = '/:path((?=plants|audit-events|api/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -16,9 +32,14 @@ const nextConfig = {
   // auth secret are runtime state and must never ship inside a build (or a Docker image).
   outputFileTracingExcludes: { '*': ['data/**', '.tmp/**', 'bench/results/**'] },
   poweredByHeader: false,
+  // forbidden(): admin pages answer a staff member with 403 and app/forbidden.tsx.
+  experimental: { authInterrupts: true },
   reactStrictMode: true,
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [
+      { source: '/:path*', headers: securityHeaders },
+      { source: OUTSIDE_PROXY, headers: [{ key: 'Content-Security-Policy', value: staticContentSecurityPolicy }] },
+    ];
   },
 };
 

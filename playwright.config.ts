@@ -35,7 +35,7 @@ export default defineConfig({
   },
   webServer: {
     // A fresh database with one staff account, then the production server (`next start`).
-    command: 'node node_modules/tsx/dist/cli.mjs e2e/support/serve.ts',
+    command: 'node node_modules/tsx/dist/cli.mjs --conditions=react-server e2e/support/serve.ts',
     url: `http://localhost:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,

@@ -1,6 +1,7 @@
 // A fresh Content-Security-Policy nonce for every page view. Next.js reads the nonce from the
 // request's CSP header and puts it on its own scripts; nothing else may run. API paths are not
-// matched: they serve JSON, and skipping the proxy keeps it off their hot path.
+// matched: they serve JSON, and skipping the proxy keeps it off their hot path. Whatever this
+// leaves out gets next.config.js's static policy instead, which runs no script.
 import { NextResponse, type NextRequest } from 'next/server';
 
 export function contentSecurityPolicy(nonce: string, development: boolean): string {
@@ -30,11 +31,8 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
+// Prefetches too: a page requested with `next-router-prefetch: 1` is still a page. The lookahead
+// must stay the one next.config.js's static policy uses, positive there.
 export const config = {
-  matcher: [
-    {
-      source: '/((?!plants|api/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)',
-      missing: [{ type: 'header', key: 'next-router-prefetch' }],
-    },
-  ],
+  matcher: ['/((?!plants|audit-events|api/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)'],
 };

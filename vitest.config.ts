@@ -6,7 +6,13 @@ import { defineConfig } from 'vitest/config';
 const onEachEngine = ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
 
 export default defineConfig({
-  resolve: { alias: { '@': path.resolve(import.meta.dirname) } },
+  resolve: {
+    alias: {
+      '@': path.resolve(import.meta.dirname),
+      // Tests call lib/ directly, as the server does; outside Next, `server-only` would refuse to load.
+      'server-only': path.resolve(import.meta.dirname, 'node_modules/server-only/empty.js'),
+    },
+  },
   test: {
     // The API files share one server and database; running them one after another keeps
     // assertions about ordering and counts deterministic.

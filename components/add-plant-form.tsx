@@ -2,29 +2,29 @@
 // The staff form: the same zod schema as the API checks the input in the browser, then the page
 // calls POST /plants with a short-lived bearer token, exactly as any other client would.
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useRouter } from 'next/navigation';
-import { useEffect, useState } from 'react';
+import { useCallback, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { fieldMessages, postPlant } from '@/lib/api-client/plants';
+import { fieldMessages, nextFreeId, postPlant } from '@/lib/api-client/plants';
 import { NAME_MAX_LENGTH, NewPlantForm, TAG_MAX_LENGTH, type NewPlant, type NewPlantFormInput } from '@/lib/schemas/plant';
+import { Notices, type Notice } from './notices';
 import { RecentPlants, type RecentPlant } from './recent-plants';
 import { TextField } from './text-field';
-import { SignedOutError, useSessionToken, type SessionToken } from './use-session-token';
+import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from './use-session-token';
 
 const FIELDS = ['id', 'name', 'tag'] as const;
-type Notice = { kind: 'success' | 'error'; text: string } | null;
 
 export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionToken; recent: RecentPlant[] }) {
-  const router = useRouter();
-  const tokenForRequest = useSessionToken(sessionToken);
   const [plants, setPlants] = useState(recent);
   const [notice, setNotice] = useState<Notice>(null);
+  const showError = useCallback((text: string) => setNotice({ kind: 'error', text }), []);
+  const token = useBearer(sessionToken, '/', showError);
   const {
     register,
     handleSubmit,
     reset,
     setError,
     setFocus,
+    setValue,
     formState: { errors, isSubmitting },
   } = useForm<NewPlantFormInput, unknown, NewPlant>({
     resolver: zodResolver(NewPlantForm),
@@ -36,20 +36,26 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
     if (notice?.kind === 'success') setFocus('id');
   }, [notice, setFocus]);
 
+  // Asked for at the moment it is wanted: one offered when the page loaded may be taken by now.
+  async function fillNextFreeId() {
+    setNotice(null);
+    const bearer = await token();
+    if (!bearer) return;
+    const outcome = await nextFreeId(bearer);
+    if (outcome.kind === 'ok') {
+      setValue('id', outcome.id.toString(), { shouldValidate: true });
+      // The id is done; the name is what comes next.
+      setFocus('name');
+    } else {
+      setNotice({ kind: 'error', text: outcome.kind === 'refused' ? outcome.message : UNREACHABLE_MESSAGE });
+    }
+  }
+
   async function submit(plant: NewPlant) {
     setNotice(null);
-    let token: string;
-    try {
-      token = await tokenForRequest();
-    } catch (error) {
-      if (error instanceof SignedOutError) {
-        router.push(`/login?callbackUrl=${encodeURIComponent('/')}`);
-        return;
-      }
-      setNotice({ kind: 'error', text: 'Could not reach the server. Check your connection and try again.' });
-      return;
-    }
-    const outcome = await postPlant(token, plant);
+    const bearer = await token();
+    if (!bearer) return;
+    const outcome = await postPlant(bearer, plant);
     switch (outcome.kind) {
       case 'created': {
         const stored = outcome.plant;
@@ -86,11 +92,16 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
         <form onSubmit={handleSubmit(submit)} noValidate>
           <TextField
             label="ID"
-            hint="A whole number, up to 9223372036854775807."
+            hint="A whole number, up to 9223372036854775807, or the next free one."
             error={errors.id?.message}
             registration={register('id')}
             inputMode="numeric"
             spellCheck={false}
+            action={
+              <button type="button" className="secondary" onClick={fillNextFreeId}>
+                Use next free ID
+              </button>
+            }
           />
           <TextField
             label="Name"
@@ -110,15 +121,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
               {isSubmitting ? 'Adding…' : 'Add plant'}
             </button>
           </div>
-          {/* Both regions are always present, so the page does not move when a message appears. */}
-          <div className="notice-area">
-            <p role="status" className={notice?.kind === 'success' ? 'notice success' : 'notice'}>
-              {notice?.kind === 'success' ? notice.text : ''}
-            </p>
-            <p role="alert" className={notice?.kind === 'error' ? 'notice error' : 'notice'}>
-              {notice?.kind === 'error' ? notice.text : ''}
-            </p>
-          </div>
+          <Notices notice={notice} />
         </form>
       </section>
       <RecentPlants plants={plants} />

@@ -1,3 +1,5 @@
+import type { ReactNode } from 'react';
+
 // The leaf mark drawn inline: an emoji would depend on the machine's fonts.
 export function Leaf() {
   return (
@@ -11,5 +13,17 @@ export function Leaf() {
         strokeLinecap="round"
       />
     </svg>
+  );
+}
+
+/** A page outside the staff layout (sign-in, set-password, not found): the brand above its cards. */
+export function BrandedMain({ children }: { children: ReactNode }) {
+  return (
+    <main id="main" className="login">
+      <p className="brand brand-large">
+        <Leaf /> Plant Store
+      </p>
+      {children}
+    </main>
   );
 }

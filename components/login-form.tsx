@@ -1,9 +1,13 @@
 'use client';
-import { signIn } from 'next-auth/react';
 import { useState, type FormEvent } from 'react';
-import { waitSecondsOf } from '@/lib/auth/sign-in-refusal';
+import { postAuthForm, reachedDestination } from '@/lib/api-client/auth';
+import { safeReturnPath } from '@/lib/auth/return-path';
+import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sign-in-refusal';
 
-function refusalText(error: string): string {
+function refusalText(error: string | null): string {
+  if (error === null) return 'Could not sign in. Reload the page and try again.';
+  if (error === SIGN_IN_UNAVAILABLE) return 'Signing in is not possible right now. Try again in a moment.';
+  if (isAccountDisabled(error)) return 'This account is disabled. Ask an admin to enable it.';
   const seconds = waitSecondsOf(error);
   if (seconds !== null) {
     return `Too many failed sign-ins for this email. Wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
@@ -22,17 +26,18 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
     setBusy(true);
     setAlert('');
     try {
-      const result = await signIn('credentials', {
+      const answer = await postAuthForm('callback/credentials', {
         email: String(form.get('email') ?? ''),
         password: String(form.get('password') ?? ''),
-        redirect: false,
+        callbackUrl,
       });
-      if (result?.ok && !result.error) {
-        // A full load, so every server component renders with the new session.
-        window.location.assign(callbackUrl);
+      if (reachedDestination(answer)) {
+        // A full load, so every server component renders with the new session; and only ever
+        // to a path on this site, whatever the page was given.
+        window.location.assign(safeReturnPath(callbackUrl));
         return;
       }
-      setAlert(refusalText(result?.error ?? ''));
+      setAlert(refusalText(answer.next?.searchParams.get('error') ?? null));
     } catch {
       setAlert('Could not reach the server. Check your connection and try again.');
     }

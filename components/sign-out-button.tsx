@@ -2,19 +2,13 @@
 // Signs out the way next-auth's signOut() does (CSRF token, then POST /api/auth/signout) without
 // next-auth/react, which cost every staff page 8 KB more of gzipped JavaScript for this one click.
 import { useState } from 'react';
+import { postAuthForm } from '@/lib/api-client/auth';
 
 const AFTER_SIGN_OUT = '/login';
 
 async function signOut(): Promise<string> {
-  const csrf = await fetch('/api/auth/csrf', { cache: 'no-store' });
-  const { csrfToken } = (await csrf.json()) as { csrfToken?: string };
-  if (!csrfToken) throw new Error('no CSRF token');
-  const answer = await fetch('/api/auth/signout', {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ csrfToken, callbackUrl: AFTER_SIGN_OUT, json: 'true' }),
-  });
-  if (!answer.ok) throw new Error(`sign-out answered ${answer.status}`);
+  const answer = await postAuthForm('signout', { callbackUrl: AFTER_SIGN_OUT });
+  if (answer.status >= 400) throw new Error(`sign-out answered ${answer.status}`);
   return AFTER_SIGN_OUT;
 }
 

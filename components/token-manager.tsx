@@ -1,87 +1,39 @@
 'use client';
-import { useActionState, useState, useTransition } from 'react';
+import { useActionState } from 'react';
 import { createTokenAction, revokeTokenAction, type CreateTokenState } from '@/app/(staff)/tokens/actions';
+import { DEFAULT_TOKEN_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/auth/scopes';
+import { ConfirmAction } from './confirm-action';
+import { SecretBox } from './secret-box';
 import { Timestamp } from './timestamp';
 
 export type TokenRow = {
   id: string;
   name: string;
   prefix: string;
+  scopes: Scope[];
+  /** Shown to admins, who see everyone's tokens: the owner's email, or null for an operator's. */
+  owner?: string | null;
   createdAt: string;
   lastUsedAt: string | null;
   expiresAt: string | null;
   revokedAt: string | null;
 };
 
-function NewSecret({ name, token }: { name: string; token: string }) {
-  const [copied, setCopied] = useState('');
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(token);
-      setCopied('Copied to the clipboard.');
-    } catch {
-      setCopied('Copying is blocked here: select the token and copy it by hand.');
-    }
-  }
-  return (
-    <div className="new-secret" role="status">
-      <p>
-        <strong>Token “{name}” created.</strong> Copy it now: it will not be shown again.
-      </p>
-      <div className="secret-row">
-        <code className="secret" aria-label="New token">
-          {token}
-        </code>
-        <button type="button" onClick={copy}>
-          Copy
-        </button>
-      </div>
-      <p className="muted" aria-live="polite">
-        {copied}
-      </p>
-    </div>
-  );
-}
-
 function RevokeCell({ row }: { row: TokenRow }) {
-  const [confirming, setConfirming] = useState(false);
-  const [message, setMessage] = useState('');
-  const [pending, startTransition] = useTransition();
   if (row.revokedAt) return <span className="muted">Revoked</span>;
-  if (!confirming) {
-    return (
-      <button type="button" className="secondary" onClick={() => setConfirming(true)} aria-label={`Revoke ${row.name}`}>
-        Revoke
-      </button>
-    );
-  }
   return (
-    <div className="confirm" role="group" aria-label={`Confirm revoking ${row.name}`}>
-      <span>Revoke “{row.name}”? Programs using it stop working at once.</span>
-      <button
-        type="button"
-        className="danger"
-        disabled={pending}
-        autoFocus
-        onClick={() =>
-          startTransition(async () => {
-            const result = await revokeTokenAction(row.id);
-            if (!result.ok) setMessage(result.message ?? 'Could not revoke the token.');
-            setConfirming(false);
-          })
-        }
-      >
-        Yes, revoke
-      </button>
-      <button type="button" className="secondary" onClick={() => setConfirming(false)}>
-        Cancel
-      </button>
-      {message && <span role="alert">{message}</span>}
-    </div>
+    <ConfirmAction
+      label="Revoke"
+      name={`Revoke ${row.name}`}
+      question={`Revoke “${row.name}”? Programs using it stop working at once.`}
+      confirmLabel="Yes, revoke"
+      danger
+      onConfirm={() => revokeTokenAction(row.id)}
+    />
   );
 }
 
-export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
+export function TokenManager({ tokens, scopes, everyone }: { tokens: TokenRow[]; scopes: readonly Scope[]; everyone: boolean }) {
   const [state, create, creating] = useActionState<CreateTokenState, FormData>(createTokenAction, { kind: 'idle' });
 
   return (
@@ -89,8 +41,9 @@ export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
       <section className="card" aria-labelledby="create-heading">
         <h1 id="create-heading">API tokens</h1>
         <p className="muted">
-          Programs call the API with <code>Authorization: Bearer &lt;token&gt;</code>. A token can do everything you can;
-          give each program its own, so you can revoke one without touching the others.
+          Programs call the API with <code>Authorization: Bearer &lt;token&gt;</code>. A token can do what its scopes
+          allow, and never more than your account; give each program its own, so you can revoke one without touching the
+          others.
         </p>
         <form action={create} className="inline-form">
           <div className="field">
@@ -107,13 +60,30 @@ export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
               <option value="never">never</option>
             </select>
           </div>
+          <fieldset className="scopes">
+            <legend>Scopes</legend>
+            {scopes.map((scope) => (
+              <label key={scope} className="checkbox">
+                <input type="checkbox" name="scopes" value={scope} defaultChecked={DEFAULT_TOKEN_SCOPES.includes(scope)} />
+                <span>
+                  <code>{scope}</code> <span className="muted">{SCOPE_DESCRIPTIONS[scope]}</span>
+                </span>
+              </label>
+            ))}
+          </fieldset>
           <div className="actions">
             <button type="submit" disabled={creating}>
               {creating ? 'Creating…' : 'Create token'}
             </button>
           </div>
         </form>
-        {state.kind === 'created' && <NewSecret key={state.token} name={state.name} token={state.token} />}
+        {state.kind === 'created' && (
+          <SecretBox key={state.token} secret={state.token} label="New token">
+            <p>
+              <strong>Token “{state.name}” created.</strong> Copy it now: it will not be shown again.
+            </p>
+          </SecretBox>
+        )}
         {state.kind === 'error' && (
           <p role="alert" className="notice error">
             {state.message}
@@ -122,16 +92,19 @@ export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
       </section>
 
       <section className="card" aria-labelledby="list-heading">
-        <h2 id="list-heading">Your tokens</h2>
+        <h2 id="list-heading">{everyone ? 'All tokens' : 'Your tokens'}</h2>
+        {everyone && <p className="muted">As an admin you see, and may revoke, every account&apos;s tokens.</p>}
         {tokens.length === 0 ? (
-          <p className="muted">You have no tokens yet.</p>
+          <p className="muted">{everyone ? 'There are no tokens yet.' : 'You have no tokens yet.'}</p>
         ) : (
           <div className="table-scroll">
             <table>
               <thead>
                 <tr>
                   <th scope="col">Name</th>
+                  {everyone && <th scope="col">Owner</th>}
                   <th scope="col">Token</th>
+                  <th scope="col">Scopes</th>
                   <th scope="col">Created</th>
                   <th scope="col">Last used</th>
                   <th scope="col">Expires</th>
@@ -144,7 +117,13 @@ export function TokenManager({ tokens }: { tokens: TokenRow[] }) {
                 {tokens.map((row) => (
                   <tr key={row.id}>
                     <td>{row.name}</td>
+                    {everyone && <td>{row.owner ?? <span className="muted">operator (CLI)</span>}</td>}
                     <td className="mono nowrap">{row.prefix}…</td>
+                    <td className="scope-list">
+                      {row.scopes.map((scope) => (
+                        <code key={scope}>{scope}</code>
+                      ))}
+                    </td>
                     <td>
                       <Timestamp iso={row.createdAt} />
                     </td>

@@ -1,6 +1,7 @@
 'use client';
 // Keeps a fresh session token for the page's API calls: renewed a minute before it expires, and
 // on demand when a call finds it stale. A 401 on renewal means the sign-in itself has ended.
+import { useRouter } from 'next/navigation';
 import { useCallback, useEffect, useRef } from 'react';
 
 export type SessionToken = { token: string; expiresAt: string };
@@ -42,4 +43,25 @@ export function useSessionToken(initial: SessionToken): () => Promise<string> {
     const fresh = Date.parse(current.current.expiresAt) - Date.now() > RENEW_BEFORE_MS;
     return fresh ? current.current.token : (await renew()).token;
   }, [renew]);
+}
+
+export const UNREACHABLE_MESSAGE = 'Could not reach the server. Check your connection and try again.';
+
+/**
+ * For a page's API calls: resolves to a fresh token, or to null once it has dealt with there being
+ * none. A sign-in that has ended goes to the sign-in page (coming back to `returnTo`); a server out
+ * of reach is reported through `onUnreachable`.
+ */
+export function useBearer(initial: SessionToken, returnTo: string, onUnreachable: (message: string) => void): () => Promise<string | null> {
+  const tokenForRequest = useSessionToken(initial);
+  const router = useRouter();
+  return useCallback(async () => {
+    try {
+      return await tokenForRequest();
+    } catch (error) {
+      if (error instanceof SignedOutError) router.push(`/login?callbackUrl=${encodeURIComponent(returnTo)}`);
+      else onUnreachable(UNREACHABLE_MESSAGE);
+      return null;
+    }
+  }, [tokenForRequest, router, returnTo, onUnreachable]);
 }

@@ -1,5 +1,6 @@
 import type { Page, Request } from '@playwright/test';
 import { alertOf, expect, test, uniqueId } from './support/fixtures';
+import { bearer } from './support/plants';
 
 function plantPosts(page: Page): Request[] {
   const posts: Request[] = [];
@@ -113,7 +114,7 @@ test('the whole journey works from the keyboard, with visible focus', async ({ p
   await page.goto('/');
   const id = uniqueId();
   // Tab from the top of the page to the ID field: skip link, brand, navigation, sign out, ID.
-  for (let presses = 0; presses < 12; presses++) {
+  for (let presses = 0; presses < 14; presses++) {
     await page.keyboard.press('Tab');
     if (await page.getByLabel('ID').evaluate((element) => element === document.activeElement)) break;
   }
@@ -122,6 +123,9 @@ test('the whole journey works from the keyboard, with visible focus', async ({ p
   expect(outline).not.toBe('none');
 
   await page.keyboard.type(id);
+  // Past the "Use next free ID" button beside it, to the name.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Use next free ID' })).toBeFocused();
   await page.keyboard.press('Tab');
   await page.keyboard.type('Keyboard fern');
   await page.keyboard.press('Tab');
@@ -132,6 +136,28 @@ test('the whole journey works from the keyboard, with visible focus', async ({ p
   await expect(page.getByRole('status')).toHaveText(`Added “Keyboard fern” (ID ${id}).`);
   // Focus goes back to the first field, ready for the next plant.
   await expect(page.getByLabel('ID')).toBeFocused();
+});
+
+test('"Use next free ID" fills in an id no plant has, asked for when pressed, and goes on to the name', async ({ page }) => {
+  const nextId = async () => (await (await page.request.get('/plants/next-id', { headers: { authorization: await bearer(page) } })).text()).match(/\d+/)![0];
+  await page.getByRole('button', { name: 'Use next free ID' }).click();
+  await expect(page.getByLabel('ID')).toHaveValue(/^\d+$/);
+  const offered = await page.getByLabel('ID').inputValue();
+  expect(offered).toBe(await nextId());
+  await expect(page.getByLabel('Name')).toBeFocused();
+  await page.keyboard.type('Numbered for me');
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toHaveText(`Added “Numbered for me” (ID ${offered}).`);
+
+  // Someone takes the next one meanwhile: pressing again offers another, never a taken one.
+  const taken = await nextId();
+  await page.request.post('/plants', {
+    headers: { authorization: await bearer(page), 'content-type': 'application/json' },
+    data: `{"id": ${taken}, "name": "Taken meanwhile"}`,
+  });
+  await page.getByRole('button', { name: 'Use next free ID' }).click();
+  await expect(page.getByLabel('ID')).not.toHaveValue(taken);
+  await expect(page.getByLabel('ID')).toHaveValue(await nextId());
 });
 
 test('works at 375 px wide without sideways scrolling, and nothing moves on submit', async ({ page }) => {

@@ -1,11 +1,14 @@
 // `npm run screenshots` refreshes the README's pictures from the real pages. Not part of npm test.
+import { startReceiver } from '../test/support/receiver';
+import { addMember } from './support/accounts';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
+import { csvOf, seedPlants } from './support/plants';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png`, fullPage: true });
 
 test.use({ viewport: { width: 900, height: 700 } });
 
-test('README screenshots', async ({ page }) => {
+test('README screenshots', async ({ page, browser, baseURL }) => {
   await page.goto('/login');
   await signInThroughForm(page, 'gardener@example.com', 'wrong password');
   await expect(alertOf(page)).toBeVisible();
@@ -29,9 +32,85 @@ test('README screenshots', async ({ page }) => {
   await expect(alertOf(page)).toBeVisible();
   await page.screenshot(shot('add-plant-error'));
 
+  // The catalogue: a search, then someone else's change met while editing (a 412).
+  await seedPlants(page, [
+    { id: uniqueId(), name: 'Monstera adansonii', tag: 'aroid' },
+    { id: uniqueId(), name: "Monstera deliciosa 'Thai Constellation'", tag: 'aroid' },
+    { id: uniqueId(), name: 'Philodendron erubescens', tag: 'aroid' },
+    { id: uniqueId(), name: 'Monstera obliqua', tag: 'aroid' },
+  ]);
+  await page.goto('/catalogue?q=monstera&tag=aroid');
+  await expect(page.getByRole('region', { name: 'Plants found' }).locator('tbody tr')).toHaveCount(4);
+  await page.screenshot(shot('catalogue'));
+
+  const other = await page.context().newPage();
+  await other.goto('/catalogue?q=obliqua');
+  await other.getByRole('button', { name: 'Edit Monstera obliqua' }).click();
+  await page.getByRole('button', { name: 'Edit Monstera obliqua' }).click();
+  await page.getByRole('dialog').getByLabel('Tag').fill('rare aroid');
+  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByRole('status')).toContainText('Saved');
+  await other.getByRole('dialog').getByLabel('Name').fill('Monstera obliqua Peru');
+  await other.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+  await expect(alertOf(other).filter({ hasText: 'Someone else' })).toBeVisible();
+  await other.screenshot(shot('catalogue-conflict'));
+  await other.close();
+
+  // Import: a file checked row by row, then what became of each row.
+  await page.goto('/import');
+  const rows = [
+    [uniqueId(), 'Calathea orbifolia', 'prayer plant'],
+    [uniqueId(), 'Maranta leuconeura', 'prayer plant'],
+    ['12a', 'Pilea peperomioides', ''],
+    [uniqueId(), '', 'succulent'],
+    [uniqueId(), 'Hoya carnosa', 'trailing'],
+  ];
+  await page.getByLabel('CSV file').setInputFiles({ name: 'greenhouse.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(rows)) });
+  await expect(page.getByRole('button', { name: 'Import 3 plants' })).toBeVisible();
+  await page.screenshot(shot('import-preview'));
+  await page.getByRole('button', { name: 'Import 3 plants' }).click();
+  await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible();
+  await page.screenshot(shot('import-results'));
+
   await page.goto('/tokens');
   await page.getByLabel('Name').fill('inventory sync');
   await page.getByRole('button', { name: 'Create token' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
   await page.screenshot(shot('tokens'));
+
+  const link = await addMember(page, 'rosa@example.com');
+  await page.screenshot(shot('staff'));
+
+  await page.goto('/account');
+  await page.screenshot(shot('account'));
+
+  const newcomer = await browser.newContext({ baseURL, viewport: { width: 900, height: 700 } });
+  const linkPage = await newcomer.newPage();
+  await linkPage.goto(link);
+  await expect(linkPage.getByLabel('New password')).toBeVisible();
+  await linkPage.screenshot(shot('set-password'));
+  await newcomer.close();
+
+  // Webhooks, with a receiver on this machine (the e2e server allows private URLs): one endpoint,
+  // a delivered test event, and a plant the receiver refuses at first, so a retry shows.
+  const receiver = await startReceiver();
+  await page.goto('/webhooks');
+  await page.getByLabel('URL').fill(receiver.url);
+  await page.getByRole('button', { name: 'Add endpoint' }).click();
+  receiver.setSecret((await page.getByLabel('Signing secret').textContent())!);
+  await page.screenshot(shot('webhook-created'));
+  await page.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('Delivered');
+  receiver.respondWith(({ count }) => (count === 0 ? 503 : 204));
+  await page.goto('/');
+  await page.getByLabel('ID').fill(uniqueId());
+  await page.getByLabel('Name').fill('Fiddle-leaf fig');
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toContainText('Fiddle-leaf fig');
+  await receiver.waitFor((delivery) => delivery.event.data.name === 'Fiddle-leaf fig');
+  await page.goto('/webhooks');
+  await page.screenshot(shot('webhooks'));
+  await page.goto('/audit');
+  await page.screenshot(shot('activity'));
+  await receiver.close();
 });

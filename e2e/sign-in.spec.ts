@@ -80,3 +80,29 @@ test('the session cookie is httpOnly, SameSite=Lax and Secure, and pages carry t
   await expect(page.getByRole('heading', { name: 'Plant Store', exact: false }).last()).toBeVisible();
   expect(foreign).toEqual([]);
 });
+
+// The open redirect a review found: Chromium dropped the tab from `/<TAB>/evil.example` and
+// followed `//evil.example` after signing in. Every value ends on this site, signing in through
+// the form or arriving already signed in.
+for (const callbackUrl of ['/\t/evil.example/phish', '/\\evil.example', 'https://evil.example/phish', '/\n/evil.example']) {
+  test(`signing in from a link with callbackUrl ${JSON.stringify(callbackUrl)} stays on this site`, async ({ page, baseURL }) => {
+    const link = `/login?${new URLSearchParams({ callbackUrl })}`;
+    await page.goto(link);
+    await signInThroughForm(page);
+    await expect(page).toHaveURL(`${baseURL}/`);
+    await expect(page.getByRole('heading', { name: 'Add a plant' })).toBeVisible();
+
+    await page.goto(link);
+    await expect(page).toHaveURL(`${baseURL}/`);
+  });
+}
+
+test('a page that does not exist says so, and its scripts run under the page policy', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/^Failed to load resource: the server responded with a status of 404 /);
+  const response = await page.goto('/no-such-page');
+  expect(response!.status()).toBe(404);
+  expect(response!.headers()['content-security-policy']).toMatch(/'nonce-/);
+  await expect(page.getByRole('heading', { name: 'Page not found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to the plants' }).click();
+  await expect(page).toHaveURL(/\/login\?callbackUrl=%2F$/);
+});

@@ -1,7 +1,17 @@
 // Structured logs: one JSON object per line, on stdout (requests) or stderr (faults).
 // Never pass tokens, passwords or request bodies here.
 
+import 'server-only';
+import { processWide } from './process-wide';
+
 type Fields = Record<string, string | number | boolean | null | undefined>;
+
+const destination = processWide('log-destination', () => ({ info: process.stdout as NodeJS.WritableStream }));
+
+/** For operator commands, whose stdout is their own output. */
+export function sendInfoLogsToStderr(): void {
+  destination.info = process.stderr;
+}
 
 function line(level: 'info' | 'warn' | 'error', message: string, fields: Fields): string {
   return `${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`;
@@ -9,7 +19,7 @@ function line(level: 'info' | 'warn' | 'error', message: string, fields: Fields)
 
 export const log = {
   info(message: string, fields: Fields = {}) {
-    process.stdout.write(line('info', message, fields));
+    destination.info.write(line('info', message, fields));
   },
   warn(message: string, fields: Fields = {}) {
     process.stderr.write(line('warn', message, fields));

@@ -34,8 +34,10 @@ export function bundleStartScript() {
     platform: 'node',
     format: 'esm',
     target: 'node20',
-    // Packages load from node_modules at run time, as they do under tsx.
+    // Packages load from node_modules at run time, as they do under tsx; `server-only` (which
+    // refuses to load outside Next's server) becomes its empty form, as in Next's own server bundles.
     packages: 'external',
+    alias: { 'server-only': './node_modules/server-only/empty.js' },
     logLevel: 'warning',
   });
 }

@@ -1,8 +1,9 @@
 // Runs `prisma generate` for both engines without network access.
 //
 // prisma/schema.prisma (SQLite) is the one schema people edit. The PostgreSQL schema is written
-// from it here, differing only in its generator output and datasource provider, so the two cannot
-// drift; test/unit/schemas-in-step.test.ts fails if the committed copy is stale.
+// from it here, differing only in its generator output, its datasource provider and the lines
+// marked `// postgresql:` there, so the two cannot drift; test/db/schema.test.ts fails if the
+// committed copy is stale.
 //
 // The Prisma CLI insists on locating a schema engine binary before it will generate, although
 // generate never runs it; downloading one is impossible offline, so any existing executable does.
@@ -19,7 +20,9 @@ export function postgresqlSchemaFrom(sqliteSchema) {
   const replaced = sqliteSchema
     .replace(/^\/\/ SQLite schema:.*\n/m, '')
     .replace('output       = "../lib/db/generated/sqlite"', 'output       = "../../lib/db/generated/postgresql"')
-    .replace(/(datasource db \{\s*provider = )"sqlite"/, '$1"postgresql"');
+    .replace(/(datasource db \{\s*provider = )"sqlite"/, '$1"postgresql"')
+    // Lines only PostgreSQL can express (a GIN index, say) stand in the SQLite schema as comments.
+    .replace(/^(\s*)\/\/ postgresql: /gm, '$1');
   if (!replaced.includes('generated/postgresql') || !replaced.includes('"postgresql"')) {
     throw new Error(`${SQLITE_SCHEMA}: generator output or datasource provider not in the expected form`);
   }

@@ -3,10 +3,14 @@
 // (.next/standalone/server.js), as the Docker image does.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
+import { auditRetentionDays } from '../lib/audit/retention-config';
 import { resolveAuthSecret } from '../lib/auth/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
-import { rateLimitPerMinute } from '../lib/http/rate-limit-config';
+import { configuredPublicOrigin } from '../lib/http/origin';
+import { authFailuresPerMinute, rateLimitPerMinute } from '../lib/http/rate-limit-config';
+import { retrySchedule } from '../lib/webhooks/config';
+import { trustedProxyHops } from '../server/forwarded-headers.mjs';
 import { STANDALONE_SERVER } from './paths.mjs';
 import { serverNodeOptions } from './server-node-options.mjs';
 
@@ -15,12 +19,19 @@ const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-  rateLimitPerMinute(); // refuses a malformed RATE_LIMIT_PER_MINUTE now, not on the first request
+  // Malformed settings are refused now, not on the first request.
+  rateLimitPerMinute();
+  authFailuresPerMinute();
+  trustedProxyHops();
+  configuredPublicOrigin();
+  retrySchedule();
+  auditRetentionDays();
   // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
   if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
 
-  const { applied } = await applyMigrations({ databaseUrl: databaseUrl() });
+  const { applied, folded } = await applyMigrations({ databaseUrl: databaseUrl() });
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');
+  if (folded) say(`folded ${folded} plant names for search`);
 
   const auth = resolveAuthSecret();
   if (auth.source === 'generated') say(`generated AUTH_SECRET and kept it in ${auth.file} (set AUTH_SECRET to use your own)`);

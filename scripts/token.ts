@@ -1,22 +1,38 @@
-// npm run token -- create --name NAME [--expires-in DAYS] [--user EMAIL] | list | revoke ID
+// npm run token -- create --name NAME [--scopes S,...] [--expires-in DAYS] [--user EMAIL] | list | revoke ID
 import { parseArgs } from 'node:util';
-import { createApiToken, listApiTokens, revokeApiToken } from '../lib/auth/api-tokens';
+import { OPERATOR_COMMAND } from '../lib/audit/context';
+import { createApiToken, listApiTokens, revokeApiToken, TokenScopeError } from '../lib/auth/api-tokens';
+import { DEFAULT_TOKEN_SCOPES, isScope, SCOPES, type Scope } from '../lib/auth/scopes';
 import { findUserByEmail } from '../lib/auth/users';
-import { formatDate, runCli, UsageError } from './cli';
+import { describeIssues } from '../lib/http/validation';
+import { TokenName } from '../lib/schemas/token';
+import { formatDate, printable, printTable, runCli, UsageError } from './cli';
 
 const USAGE = `usage:
-  npm run token -- create --name NAME [--expires-in DAYS] [--user EMAIL]
+  npm run token -- create --name NAME [--scopes SCOPE,...] [--expires-in DAYS] [--user EMAIL]
+                              scopes: ${SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')})
   npm run token -- list
   npm run token -- revoke ID`;
+
+function scopesFrom(text: string | undefined): readonly Scope[] {
+  if (text === undefined) return DEFAULT_TOKEN_SCOPES;
+  const named = text.split(',').map((scope) => scope.trim()).filter(Boolean);
+  const unknown = named.filter((scope) => !isScope(scope));
+  if (unknown.length > 0) throw new UsageError(`--scopes: unknown scope ${unknown.join(', ')} (known: ${SCOPES.join(', ')})`);
+  if (named.length === 0) throw new UsageError('--scopes needs at least one scope');
+  return named.filter(isScope);
+}
 
 async function create(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { name: { type: 'string' }, 'expires-in': { type: 'string' }, user: { type: 'string' } },
+    options: { name: { type: 'string' }, scopes: { type: 'string' }, 'expires-in': { type: 'string' }, user: { type: 'string' } },
   });
-  const name = values.name?.trim();
-  if (!name) throw new UsageError('--name is required');
-  if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
+  if (values.name === undefined) throw new UsageError('--name is required');
+  const parsed = TokenName.safeParse(values.name);
+  if (!parsed.success) throw new UsageError(`--name ${describeIssues(parsed.error.issues)}`);
+  const name = parsed.data;
+  const scopes = scopesFrom(values.scopes);
   let expiresInDays: number | undefined;
   if (values['expires-in'] !== undefined) {
     expiresInDays = Number(values['expires-in']);
@@ -30,9 +46,17 @@ async function create(args: string[]) {
     if (!user) throw new Error(`No staff account has the email ${values.user}`);
     createdById = user.id;
   }
-  const { token, summary } = await createApiToken({ name, expiresInDays, createdById });
+  let created;
+  try {
+    created = await createApiToken({ name, scopes, expiresInDays, createdById }, OPERATOR_COMMAND);
+  } catch (error) {
+    if (error instanceof TokenScopeError) throw new UsageError(`--scopes: ${error.message}`);
+    throw error;
+  }
+  const { token, summary } = created;
   const expiry = summary.expiresAt ? `expires ${formatDate(summary.expiresAt)} UTC` : 'never expires';
-  process.stdout.write(`Created API token ${summary.id} "${summary.name}" (${expiry}).\n`);
+  process.stdout.write(`Created API token ${summary.id} "${printable(summary.name)}" (${expiry}).\n`);
+  process.stdout.write(`Scopes: ${summary.scopes.join(',')}\n`);
   process.stdout.write('Copy it now: it is not stored and will not be shown again.\n');
   process.stdout.write(`${token}\n`);
 }
@@ -44,26 +68,26 @@ async function list() {
     return;
   }
   const now = new Date();
-  const rows = tokens.map((token) => [
-    token.id,
-    token.name,
-    `${token.prefix}…`,
-    formatDate(token.createdAt),
-    formatDate(token.expiresAt),
-    formatDate(token.lastUsedAt),
-    token.revokedAt ? 'revoked' : token.expiresAt && token.expiresAt <= now ? 'expired' : 'active',
-  ]);
-  const header = ['ID', 'NAME', 'PREFIX', 'CREATED (UTC)', 'EXPIRES', 'LAST USED', 'STATUS'];
-  const widths = header.map((title, column) => Math.max(title.length, ...rows.map((row) => row[column].length)));
-  for (const row of [header, ...rows]) {
-    process.stdout.write(`${row.map((cell, column) => cell.padEnd(widths[column])).join('  ').trimEnd()}\n`);
-  }
+  printTable(
+    ['ID', 'NAME', 'PREFIX', 'SCOPES', 'OWNER', 'CREATED (UTC)', 'EXPIRES', 'LAST USED', 'STATUS'],
+    tokens.map((token) => [
+      token.id,
+      token.name,
+      `${token.prefix}…`,
+      token.scopes.join(','),
+      token.ownerEmail ?? '-',
+      formatDate(token.createdAt),
+      formatDate(token.expiresAt),
+      formatDate(token.lastUsedAt),
+      token.revokedAt ? 'revoked' : token.expiresAt && token.expiresAt <= now ? 'expired' : 'active',
+    ]),
+  );
 }
 
 async function revoke(args: string[]) {
   const [id, ...rest] = args;
   if (!id || rest.length > 0) throw new UsageError('revoke takes one token ID (see npm run token -- list)');
-  if (!(await revokeApiToken(id))) throw new Error(`No active API token has the ID ${id}`);
+  if (!(await revokeApiToken(id, OPERATOR_COMMAND))) throw new Error(`No active API token has the ID ${id}`);
   process.stdout.write(`Revoked API token ${id}. Requests using it are refused from now on.\n`);
 }
 

@@ -1,35 +1,107 @@
-// npm run user -- create --email E --password P | list
+// npm run user -- create --email EMAIL [--role admin|staff] [--password-stdin | --password P]
+//                 | list | disable EMAIL | enable EMAIL | set-role EMAIL ROLE
 import { parseArgs } from 'node:util';
-import { createUser, StaffEmail, StaffPassword } from '../lib/auth/users';
-import { db } from '../lib/db/client';
+import { OPERATOR_COMMAND } from '../lib/audit/context';
+import { AccountError, disableAccount, enableAccount, setAccountRole } from '../lib/auth/accounts';
+import { PasswordRuleError } from '../lib/auth/password-policy';
+import { isRole } from '../lib/auth/scopes';
+import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/users';
 import { describeIssues } from '../lib/http/validation';
-import { formatDate, runCli, UsageError } from './cli';
+import { formatDate, passwordFrom, printable, printTable, runCli, UsageError } from './cli';
 
 const USAGE = `usage:
-  npm run user -- create --email EMAIL --password PASSWORD
-  npm run user -- list`;
+  npm run user -- create --email EMAIL [--role admin|staff] [--password-stdin]
+                                  (asks for the password unless --password-stdin; --password P works, with a warning)
+  npm run user -- list
+  npm run user -- disable EMAIL
+  npm run user -- enable EMAIL
+  npm run user -- set-role EMAIL admin|staff`;
 
 async function create(args: string[]) {
-  const { values } = parseArgs({ args, options: { email: { type: 'string' }, password: { type: 'string' } } });
+  const { values } = parseArgs({
+    args,
+    options: { email: { type: 'string' }, role: { type: 'string' }, password: { type: 'string' }, 'password-stdin': { type: 'boolean' } },
+  });
   if (!values.email) throw new UsageError('--email is required');
-  if (!values.password) throw new UsageError('--password is required');
   const email = StaffEmail.safeParse(values.email.trim());
   if (!email.success) throw new UsageError(`--email ${describeIssues(email.error.issues)}`);
-  const password = StaffPassword.safeParse(values.password);
-  if (!password.success) throw new UsageError(`--password ${describeIssues(password.error.issues)}`);
-  const user = await createUser(email.data, password.data);
-  process.stdout.write(`Created staff account ${user.email} (${user.id}). Sign in at /login.\n`);
+  if (values.role !== undefined && !isRole(values.role)) throw new UsageError('--role must be admin or staff');
+  if (await findAccountByEmail(email.data)) throw new Error(`An account with the email ${email.data} already exists`);
+  const password = await passwordFrom(values);
+  try {
+    const { account } = await createUser({ email: email.data, role: values.role, password });
+    const firstNote = values.role === 'staff' && account.role === 'admin' ? ' (the first account is always an admin)' : '';
+    process.stdout.write(`Created ${account.role} account ${printable(account.email)} (${account.id})${firstNote}. Sign in at /login.\n`);
+  } catch (error) {
+    if (error instanceof PasswordRuleError) throw new UsageError(`the password ${error.rule}`);
+    throw error;
+  }
 }
 
 async function list() {
-  const users = await db().user.findMany({ orderBy: { createdAt: 'asc' }, select: { id: true, email: true, createdAt: true } });
-  if (users.length === 0) process.stdout.write('No staff accounts yet.\n');
-  for (const user of users) process.stdout.write(`${user.id}  ${user.email}  ${formatDate(user.createdAt)}\n`);
+  const accounts = await listAccounts();
+  if (accounts.length === 0) {
+    process.stdout.write('No staff accounts yet. Create one with: npm run user -- create --email EMAIL --role admin\n');
+    return;
+  }
+  printTable(
+    ['EMAIL', 'ROLE', 'STATUS', 'LAST SIGN-IN (UTC)', 'CREATED', 'ID'],
+    accounts.map((account) => [
+      account.email,
+      account.role,
+      account.disabled ? 'disabled' : account.hasPassword ? 'active' : 'no password yet',
+      formatDate(account.lastSignInAt),
+      formatDate(account.createdAt),
+      account.id,
+    ]),
+  );
+}
+
+/** The account an EMAIL argument names, for the commands that change one. */
+async function accountNamed(args: string[], extra: number, usage: string) {
+  if (args.length !== 1 + extra) throw new UsageError(usage);
+  const account = await findAccountByEmail(args[0]);
+  if (!account) throw new Error(`No staff account has the email ${args[0]}`);
+  return account;
+}
+
+async function change(work: () => Promise<void>) {
+  try {
+    await work();
+  } catch (error) {
+    if (error instanceof AccountError) throw new Error(error.message);
+    throw error;
+  }
 }
 
 runCli(USAGE, async () => {
   const [command, ...args] = process.argv.slice(2);
-  if (command === 'create') return create(args);
-  if (command === 'list') return list();
-  throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
+  switch (command) {
+    case 'create':
+      return create(args);
+    case 'list':
+      return list();
+    case 'disable': {
+      const account = await accountNamed(args, 0, 'disable takes one EMAIL');
+      await change(() => disableAccount(account.id, OPERATOR_COMMAND));
+      process.stdout.write(`Disabled ${account.email}: signed out everywhere, and their API tokens are refused until enabled.\n`);
+      return;
+    }
+    case 'enable': {
+      const account = await accountNamed(args, 0, 'enable takes one EMAIL');
+      await change(() => enableAccount(account.id, OPERATOR_COMMAND));
+      process.stdout.write(`Enabled ${account.email}.\n`);
+      return;
+    }
+    case 'set-role': {
+      const account = await accountNamed(args, 1, 'set-role takes an EMAIL and a ROLE (admin or staff)');
+      const role = args[1];
+      if (!isRole(role)) throw new UsageError('ROLE must be admin or staff');
+      await change(() => setAccountRole(account.id, role, OPERATOR_COMMAND));
+      process.stdout.write(`${account.email} is now ${role === 'admin' ? 'an admin' : 'staff'}; their sessions have ended.\n`);
+      return;
+    }
+    default:
+      throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
+  }
 });

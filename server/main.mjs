@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createDirectRoutes } from './direct-routes.mjs';
+import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 
 const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
@@ -19,6 +20,7 @@ process.chdir(dir);
 const port = Number.parseInt(process.env.PORT ?? '', 10) || 3000;
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
+const proxyHops = trustedProxyHops();
 
 // What Next's generated server.js embeds: the build's resolved next.config.
 const { config } = JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8'));
@@ -31,6 +33,8 @@ const handleWithNext = app.getRequestHandler();
 const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir);
 
 const server = http.createServer((request, response) => {
+  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
+  settleForwardedHeaders(request, proxyHops);
   if (direct?.serve(request, response)) return;
   handleWithNext(request, response).catch((error) => {
     process.stderr.write(`${error?.stack ?? error}\n`);

@@ -5,7 +5,8 @@ import { SignOutButton } from '@/components/sign-out-button';
 import { currentStaff } from '@/lib/auth/staff';
 
 export default async function StaffLayout({ children }: { children: ReactNode }) {
-  // Each page checks the session itself (it knows where to come back to); this only shows who it is.
+  // Each page checks the session and role itself (it knows where to come back to); this only shows
+  // who it is, and the links their role can open.
   const staff = await currentStaff();
   return (
     <>
@@ -22,10 +23,32 @@ export default async function StaffLayout({ children }: { children: ReactNode })
               <Link href="/">Add plant</Link>
             </li>
             <li>
-              <Link href="/tokens">API tokens</Link>
+              <Link href="/catalogue">Catalogue</Link>
             </li>
             <li>
+              <Link href="/import">Import</Link>
+            </li>
+            <li>
+              <Link href="/tokens">API tokens</Link>
+            </li>
+            {staff?.role === 'admin' && (
+              <>
+                <li>
+                  <Link href="/staff">Staff</Link>
+                </li>
+                <li>
+                  <Link href="/webhooks">Webhooks</Link>
+                </li>
+                <li>
+                  <Link href="/audit">Activity</Link>
+                </li>
+              </>
+            )}
+            <li>
               <Link href="/docs">API reference</Link>
+            </li>
+            <li>
+              <Link href="/account">Account</Link>
             </li>
           </ul>
         </nav>

@@ -7,7 +7,7 @@ const RECENT_COUNT = 10;
 
 export default async function AddPlantPage() {
   const staff = await requireStaff('/');
-  const [sessionToken, rows] = await Promise.all([issueSessionToken(staff.id), recentPlants(RECENT_COUNT)]);
+  const [sessionToken, rows] = await Promise.all([issueSessionToken(staff), recentPlants(RECENT_COUNT)]);
   const recent = rows.map((row) => ({
     id: row.id.toString(),
     name: row.name,

@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
-import { Leaf } from '@/components/brand';
+import { BrandedMain } from '@/components/brand';
 import { LoginForm } from '@/components/login-form';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { currentStaff } from '@/lib/auth/staff';
@@ -14,20 +14,17 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
   const firstRun = (await countUsers()) === 0;
 
   return (
-    <main id="main" className="login">
-      <p className="brand brand-large">
-        <Leaf /> Plant Store
-      </p>
+    <BrandedMain>
       {firstRun && (
         <section className="card narrow first-run" aria-labelledby="first-run-heading">
           <h2 id="first-run-heading">No staff account yet</h2>
-          <p>Create the first one on the server, then sign in with it:</p>
+          <p>Create the first one (an admin) on the server; it asks for the password. Then sign in with it:</p>
           <pre>
-            <code>npm run user -- create --email you@example.com --password &apos;a long passphrase&apos;</code>
+            <code>npm run user -- create --email you@example.com</code>
           </pre>
         </section>
       )}
       <LoginForm callbackUrl={callbackUrl} />
-    </main>
+    </BrandedMain>
   );
 }

@@ -9,8 +9,11 @@ export async function signInThroughForm(page: Page, email = STAFF_EMAIL, passwor
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-/** The page's messages for people; Next's empty route announcer also has role="alert". */
-export const alertOf = (page: Page) => page.getByRole('alert').filter({ hasText: /\S/ });
+/**
+ * The page's messages for people. Next's route announcer also has role="alert" (empty, or the
+ * new page's title after a client-side navigation), so it is left out.
+ */
+export const alertOf = (page: Page) => page.locator('[role="alert"]:not(#__next-route-announcer__)').filter({ hasText: /\S/ });
 
 // The browser logs every 4xx answer as a console error. These are the answers the journeys
 // provoke on purpose (refused sign-ins and tokens, a conflict); anything else fails the test.

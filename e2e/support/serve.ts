@@ -1,8 +1,9 @@
-// The e2e server: a temporary database, migrated as `npm start` migrates, seeded with one staff
-// account, served by the production build (the standalone server). Removed again when Playwright stops it.
+// The e2e server: a temporary database, migrated as `npm start` migrates, seeded with an admin and
+// a staff member, served by the production build (the standalone server). Removed again when
+// Playwright stops it.
 import { spawn } from 'node:child_process';
 import { createTestDatabase } from '../../test/support/database';
-import { E2E_PORT, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
+import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
 const database = await createTestDatabase('sqlite');
 process.env.DATABASE_URL = database.url;
@@ -11,12 +12,21 @@ process.env.AUTH_SECRET = 'e2e-secret-0123456789abcdef0123456789abcdef';
 // Imported only now: the client reads DATABASE_URL when it opens.
 const { createUser } = await import('../../lib/auth/users');
 const { db } = await import('../../lib/db/client');
-await createUser(STAFF_EMAIL, STAFF_PASSWORD);
+await createUser({ email: STAFF_EMAIL, role: 'admin', password: STAFF_PASSWORD });
+await createUser({ email: MEMBER_EMAIL, role: 'staff', password: MEMBER_PASSWORD });
 await db().$disconnect();
 
 const server = spawn(process.execPath, ['.next/standalone/server.js'], {
   stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production', NEXT_TELEMETRY_DISABLED: '1', PORT: String(E2E_PORT), HOSTNAME: 'localhost' },
+  env: {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    PORT: String(E2E_PORT),
+    HOSTNAME: 'localhost',
+    // The journeys' webhook receiver listens on this machine.
+    WEBHOOK_ALLOW_PRIVATE_URLS: '1',
+  },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => {

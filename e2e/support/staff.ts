@@ -1,4 +1,7 @@
-// The staff account the e2e server is seeded with, and where that server listens.
+// The accounts the e2e server is seeded with, and where that server listens: an admin (the
+// account every existing journey signs in with) and a staff member.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3917);
 export const STAFF_EMAIL = 'gardener@example.com';
 export const STAFF_PASSWORD = 'correct horse battery staple';
+export const MEMBER_EMAIL = 'potter@example.com';
+export const MEMBER_PASSWORD = 'terracotta pots and trowels';

@@ -1,36 +1,127 @@
-// The browser's side of POST /plants. Ids are bigint end to end: the request is written and the
-// answer read without ever passing an id through Number.
+// The browser's side of the plant API, with the page's bearer token. Ids are bigint end to end:
+// requests are written and answers read without ever passing an id through Number.
 import { parseJsonExact, stringifyJson } from '../http/json';
+import type { BatchItemResult } from '../schemas/batch';
 import type { NewPlant, Plant } from '../schemas/plant';
 
-export type CreateOutcome =
-  | { kind: 'created'; plant: Plant }
-  | { kind: 'refused'; status: number; code: number; message: string }
-  | { kind: 'unreachable' };
+/** A refusal as the API states it: status, code from the error catalogue, and message. */
+export type Refusal = { kind: 'refused'; status: number; code: number; message: string };
+export type Unreachable = { kind: 'unreachable' };
+type Answered = { response: Response; body: unknown };
 
-export async function postPlant(token: string, plant: NewPlant): Promise<CreateOutcome> {
+/** Sends a request; resolves to the answer with its body read exactly, or to `unreachable`. */
+async function call(token: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answered | Unreachable> {
   let response: Response;
   let text: string;
   try {
-    response = await fetch('/plants', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      // The contract's field order, whatever order the form's values come in.
-      body: stringifyJson({ id: plant.id, name: plant.name, tag: plant.tag }),
-    });
+    response = await fetch(path, { ...init, headers: { authorization: `Bearer ${token}`, ...init.headers }, cache: 'no-store' });
     text = await response.text();
   } catch {
     return { kind: 'unreachable' };
   }
-  let body: Record<string, unknown> = {};
+  let body: unknown = undefined;
   try {
-    body = (parseJsonExact(text) as Record<string, unknown>) ?? {};
+    body = text ? parseJsonExact(text) : undefined;
   } catch {
-    // A proxy's HTML error page, say: report the status alone.
+    // A proxy's HTML error page, say: the status alone tells.
   }
-  if (response.ok) return { kind: 'created', plant: body as Plant };
-  const message = typeof body.message === 'string' ? body.message : `The server answered ${response.status}`;
-  return { kind: 'refused', status: response.status, code: Number(body.error ?? 0), message };
+  return { response, body };
+}
+
+function refusal({ response, body }: Answered): Refusal {
+  const error = (body ?? {}) as { error?: unknown; message?: unknown };
+  const message = typeof error.message === 'string' ? error.message : `The server answered ${response.status}`;
+  return { kind: 'refused', status: response.status, code: Number(error.error ?? 0), message };
+}
+
+export type CreateOutcome = { kind: 'created'; plant: Plant } | Refusal | Unreachable;
+
+export async function postPlant(token: string, plant: NewPlant): Promise<CreateOutcome> {
+  const answer = await call(token, '/plants', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    // The contract's field order, whatever order the form's values come in.
+    body: stringifyJson({ id: plant.id, name: plant.name, tag: plant.tag }),
+  });
+  if ('kind' in answer) return answer;
+  return answer.response.ok ? { kind: 'created', plant: answer.body as Plant } : refusal(answer);
+}
+
+/** A plant with the ETag of the version read: what If-Match sends back. */
+export type VersionedPlant = { plant: Plant; etag: string };
+export type PlantOutcome = ({ kind: 'ok' } & VersionedPlant) | Refusal | Unreachable;
+
+function versioned(answer: Answered): PlantOutcome {
+  if (!answer.response.ok) return refusal(answer);
+  return { kind: 'ok', plant: answer.body as Plant, etag: answer.response.headers.get('etag') ?? '' };
+}
+
+export async function getPlant(token: string, id: bigint): Promise<PlantOutcome> {
+  const answer = await call(token, `/plants/${id}`);
+  return 'kind' in answer ? answer : versioned(answer);
+}
+
+/**
+ * PATCH with a JSON Merge Patch of the fields that change (`tag: null` removes the tag), changing
+ * the plant only if it is still the version `etag` names.
+ */
+export async function patchPlant(token: string, id: bigint, etag: string, changes: { name?: string; tag?: string | null }): Promise<PlantOutcome> {
+  const answer = await call(token, `/plants/${id}`, {
+    method: 'PATCH',
+    headers: { 'content-type': 'application/merge-patch+json', 'if-match': etag },
+    body: stringifyJson(changes),
+  });
+  return 'kind' in answer ? answer : versioned(answer);
+}
+
+export async function deletePlant(token: string, id: bigint, etag: string): Promise<{ kind: 'deleted' } | Refusal | Unreachable> {
+  const answer = await call(token, `/plants/${id}`, { method: 'DELETE', headers: { 'if-match': etag } });
+  if ('kind' in answer) return answer;
+  return answer.response.ok ? { kind: 'deleted' } : refusal(answer);
+}
+
+export async function nextFreeId(token: string): Promise<{ kind: 'ok'; id: bigint } | Refusal | Unreachable> {
+  const answer = await call(token, '/plants/next-id');
+  if ('kind' in answer) return answer;
+  return answer.response.ok ? { kind: 'ok', id: (answer.body as { id: bigint }).id } : refusal(answer);
+}
+
+export type BatchResult = BatchItemResult;
+
+/** POST /plants/batch; the small numbers of the answer (index, status, code) come back as numbers. */
+export async function postBatch(token: string, plants: NewPlant[]): Promise<{ kind: 'ok'; results: BatchResult[] } | Refusal | Unreachable> {
+  const answer = await call(token, '/plants/batch', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: stringifyJson(plants.map(({ id, name, tag }) => ({ id, name, tag }))),
+  });
+  if ('kind' in answer) return answer;
+  if (!answer.response.ok) return refusal(answer);
+  const { results } = answer.body as { results: BatchResult[] };
+  return {
+    kind: 'ok',
+    results: results.map((result) =>
+      'error' in result
+        ? { ...result, index: Number(result.index), status: Number(result.status) as 400 | 409, error: { ...result.error, error: Number(result.error.error) } }
+        : { ...result, index: Number(result.index), status: 200 },
+    ),
+  };
+}
+
+/** GET /plants/export as a file: the CSV and the name the server gives it. */
+export async function exportCsv(token: string, query: string): Promise<{ kind: 'ok'; csv: Blob; fileName: string } | Refusal | Unreachable> {
+  let response: Response;
+  try {
+    response = await fetch(`/plants/export${query}`, { headers: { authorization: `Bearer ${token}` }, cache: 'no-store' });
+    if (response.ok) {
+      const fileName = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'plants.csv';
+      return { kind: 'ok', csv: await response.blob(), fileName };
+    }
+    const text = await response.text();
+    return refusal({ response, body: text ? parseJsonExact(text) : undefined });
+  } catch {
+    return { kind: 'unreachable' };
+  }
 }
 
 /**

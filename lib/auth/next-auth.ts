@@ -1,39 +1,19 @@
 // Staff sign-in with next-auth: the Credentials provider checks an email and a scrypt hash, and a
 // JWT session cookie holds the signed-in state (no session table to keep).
+import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { clearLoginFailures, loginRetryAfterSeconds, recordLoginFailure } from './login-throttle';
-import { dummyPasswordHash, verifyPassword } from './password';
+import { endSessions } from './accounts';
+import { returnPathOn } from './return-path';
 import { resolveAuthSecret } from './secret';
-import { tooManyAttemptsError } from './sign-in-refusal';
-import { findUserByEmail } from './users';
+import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './sessions';
+import { authorizeStaff } from './sign-in';
 import { log } from '../log';
 
-export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;
-
-// The app answers on whatever address it is reached at (a port picked at random in tests, a
-// proxy's public name in production); next-auth otherwise assumes http://localhost:3000.
+// next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
+// route hands it the configured public origin, never a client's (lib/auth/next-auth-route.ts).
 // NEXTAUTH_URL, when set, still wins.
-process.env.AUTH_TRUST_HOST ??= 'true';
-
-async function authorize(credentials: Record<'email' | 'password', string> | undefined) {
-  const email = credentials?.email?.trim() ?? '';
-  const password = credentials?.password ?? '';
-  if (!email || !password) return null;
-
-  const waitSeconds = await loginRetryAfterSeconds(email);
-  if (waitSeconds > 0) throw tooManyAttemptsError(waitSeconds);
-
-  // An unknown email is checked against a dummy hash, so it costs what a wrong password costs.
-  const user = await findUserByEmail(email);
-  const matches = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
-  if (!user || !matches) {
-    await recordLoginFailure(email);
-    return null;
-  }
-  await clearLoginFailures(email);
-  return { id: user.id, email: user.email };
-}
+process.env.AUTH_TRUST_HOST = 'true';
 
 let options: NextAuthOptions | undefined;
 
@@ -42,6 +22,7 @@ export function authOptions(): NextAuthOptions {
   return (options ??= {
     secret: resolveAuthSecret().secret,
     session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    jwt: { encode: encodeWithinMaxAge },
     // httpOnly and SameSite=Lax are next-auth's defaults; Secure follows the environment, so
     // production cookies never travel over plain HTTP. AUTH_COOKIE_SECURE=false is the escape
     // hatch for a production build served over plain HTTP on a private network.
@@ -51,12 +32,29 @@ export function authOptions(): NextAuthOptions {
       CredentialsProvider({
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        authorize,
+        authorize: authorizeStaff,
       }),
     ],
     callbacks: {
+      // Wherever a request says to go next, it is a path on this site, and it is sent as a path:
+      // a browser resolves it against the address it used, so no origin needs naming.
+      redirect: ({ url, baseUrl }) => returnPathOn(baseUrl, url),
+      // Runs at sign-in (with `user`) and on every read of the session (pages, server actions,
+      // GET /api/auth/session). Throwing ends the session: next-auth then clears the cookie.
+      async jwt({ token, user }) {
+        if (user) return { ...token, ...newSessionClaims((user as unknown as { sessionVersion: number }).sessionVersion) };
+        const ended = await sessionEndReason(token);
+        if (ended) throw new Error(`session ended: ${ended}`);
+        return token;
+      },
       session({ session, token }) {
-        return { ...session, user: { email: token.email, id: token.sub } };
+        return { ...session, user: { email: token.email, id: token.sub, ver: token.ver } };
+      },
+    },
+    events: {
+      // Sign-out ends the session on the server too: a copy of the cookie stops working.
+      async signOut({ token }) {
+        if (token?.sub) await endSessions(token.sub, 'sign-out', { actor: { type: 'staff', id: token.sub, name: String(token.email ?? '') } });
       },
     },
     logger: {

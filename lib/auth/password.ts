@@ -1,10 +1,10 @@
 // Staff passwords, hashed with scrypt: memory-hard and built into Node, so there is no native
 // dependency to compile. The parameters are stored with each hash so they can be raised later.
+import 'server-only';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
 const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
-export const PASSWORD_MIN_LENGTH = 8;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, keyLength: number): Promise<Buffer> {
   const maxmem = 256 * options.N! * options.r!;

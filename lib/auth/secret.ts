@@ -1,5 +1,6 @@
 // The secret that signs sessions. An explicit AUTH_SECRET always wins; otherwise, on SQLite, one is
 // generated on first run and kept beside the database, so a newcomer edits no .env file.
+import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

@@ -1,10 +1,16 @@
 // The short-lived bearer token the signed-in page uses to call the API. It is a JWT signed with a
-// key derived from AUTH_SECRET, so verifying it needs no database read. Ten minutes keeps a leaked
-// token nearly worthless; the page renews it before it runs out.
+// key derived from AUTH_SECRET, carrying the account's session version and its role's scopes.
+// Ten minutes keeps a leaked token nearly worthless; the page renews it before it runs out. Every
+// use is also checked against the account's current state (lib/auth/account-state.ts, a short
+// cache, not a read per request), so signing out, a disable, a role change or a password reset
+// ends the token at once instead of when it expires.
+import 'server-only';
 import { hkdfSync } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
+import { accountState } from './account-state';
 import { resolveAuthSecret } from './secret';
-import { unauthorized, type CredentialVerifier } from './credentials';
+import { ACCOUNT_DISABLED_MESSAGE, unauthorized, type CredentialVerifier } from './credentials';
+import { ROLE_SCOPES, formatScopes, parseScopes, scopesWithin, type Role } from './scopes';
 
 export const SESSION_TOKEN_AUDIENCE = 'plants-api';
 const ISSUER = 'plant-store';
@@ -22,12 +28,15 @@ function key(): Uint8Array {
 
 export type SessionToken = { token: string; expiresAt: string };
 
-export async function issueSessionToken(userId: string, now = Date.now()): Promise<SessionToken> {
+/** The signed-in account a session token speaks for. */
+export type SessionAccount = { id: string; role: Role; sessionVersion: number };
+
+export async function issueSessionToken(account: SessionAccount, now = Date.now()): Promise<SessionToken> {
   const issuedAt = Math.floor(now / 1000);
   const expiresAt = issuedAt + SESSION_TOKEN_LIFETIME_SECONDS;
-  const token = await new SignJWT({})
+  const token = await new SignJWT({ ver: account.sessionVersion, scope: formatScopes(ROLE_SCOPES[account.role]) })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
-    .setSubject(userId)
+    .setSubject(account.id)
     .setIssuer(ISSUER)
     .setAudience(SESSION_TOKEN_AUDIENCE)
     .setIssuedAt(issuedAt)
@@ -39,17 +48,24 @@ export async function issueSessionToken(userId: string, now = Date.now()): Promi
 export const sessionTokenVerifier: CredentialVerifier = {
   claims: (token) => JWT_SHAPE.test(token),
   async verify(token) {
+    let payload;
     try {
-      const { payload } = await jwtVerify(token, key(), {
+      ({ payload } = await jwtVerify(token, key(), {
         algorithms: ['HS256'],
         audience: SESSION_TOKEN_AUDIENCE,
         issuer: ISSUER,
-        requiredClaims: ['sub', 'exp'],
-      });
-      return { kind: 'session', userId: payload.sub! };
+        requiredClaims: ['sub', 'exp', 'ver'],
+      }));
     } catch (error) {
       if (error instanceof errors.JWTExpired) throw unauthorized('expired_token', 'The session token has expired');
       throw unauthorized('invalid_token', 'The session token is not valid');
     }
+    const account = await accountState(payload.sub!);
+    if (account?.disabled) throw unauthorized('account_disabled', ACCOUNT_DISABLED_MESSAGE);
+    if (!account || account.sessionVersion !== payload.ver) {
+      throw unauthorized('revoked_token', 'Your sign-in has ended (signed out, or the account changed): sign in again');
+    }
+    const scopes = scopesWithin(parseScopes(typeof payload.scope === 'string' ? payload.scope : ''), account.role);
+    return { kind: 'session', userId: payload.sub!, scopes };
   },
 };

@@ -1,6 +1,7 @@
 // API token format: `pst_` + 43 base62 characters of 32 random bytes + a 6-character CRC32
 // checksum. The checksum lets a typo be refused without a database trip and lets secret
 // scanners recognise a leaked token; the prefix says whose token it is.
+import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import { crc32 } from 'node:zlib';
 

@@ -1,10 +1,12 @@
 // One Prisma client per process, on the engine DATABASE_URL names: better-sqlite3 for a `file:`
 // URL, node-postgres for a `postgresql:` one. Both generated clients come from the same models
 // (scripts/prisma-generate.mjs), so the rest of the app sees one API.
+import 'server-only';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
-import { PrismaClient as SqliteClient } from './generated/sqlite/client';
+import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
+import { processWide } from '../process-wide';
 import { closeSqliteConnection } from './sqlite-connection';
 import { databaseEngine, databaseUrl, ensureSqliteFile, type DatabaseEngine } from './url';
 
@@ -13,6 +15,8 @@ const BUSY_TIMEOUT_MS = 5000;
 const DEFAULT_POOL_SIZE = 10;
 
 export type Client = SqliteClient;
+/** The client inside `db().$transaction(async (tx) => ...)`: changes that must commit together. */
+export type Transaction = Prisma.TransactionClient;
 
 function poolSize(): number {
   const configured = Number(process.env.DATABASE_POOL_SIZE);
@@ -28,16 +32,19 @@ function createClient(): { client: Client; engine: DatabaseEngine } {
     return { client: new SqliteClient({ adapter }), engine };
   }
   const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_TIMEOUT_MS });
+  // A transaction waits for a pooled connection as long as a single statement does (Prisma's own
+  // default is 2 s, which a busy instance's queue outlasts).
+  const transactionOptions = { maxWait: BUSY_TIMEOUT_MS, timeout: 2 * BUSY_TIMEOUT_MS };
   // The models are the same, only the provider differs, so the two clients' APIs are too.
-  return { client: new PostgresqlClient({ adapter }) as unknown as Client, engine };
+  return { client: new PostgresqlClient({ adapter, transactionOptions }) as unknown as Client, engine };
 }
 
-// Next's dev server re-evaluates modules on every change; keeping the client on globalThis stops
-// each reload from opening another connection.
-const globalForPrisma = globalThis as unknown as { plantStorePrisma?: { client: Client; engine: DatabaseEngine } };
+// One per process: Next evaluates this module once per route bundle (and the dev server again on
+// every change), and each copy would otherwise open its own connections.
+const prisma = processWide('prisma-client', () => ({ current: undefined as { client: Client; engine: DatabaseEngine } | undefined }));
 
 function current() {
-  return (globalForPrisma.plantStorePrisma ??= createClient());
+  return (prisma.current ??= createClient());
 }
 
 /** The process's Prisma client, opened on first use (never at build time). */
@@ -52,8 +59,8 @@ export function dbEngine(): DatabaseEngine {
 
 /** Closes the process's database connections (at shutdown); the next db() opens new ones. */
 export async function closeDb(): Promise<void> {
-  const open = globalForPrisma.plantStorePrisma;
-  globalForPrisma.plantStorePrisma = undefined;
+  const open = prisma.current;
+  prisma.current = undefined;
   closeSqliteConnection();
   await open?.client.$disconnect();
 }

@@ -3,6 +3,7 @@
 // talks to the database through the driver adapter the app already uses (better-sqlite3 or pg).
 // `applyMigrations` does what `prisma migrate deploy` does: apply the engine's migrations folder
 // in order and record them in `_prisma_migrations`, so either tool can take over from the other.
+import 'server-only';
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -14,6 +15,8 @@ import {
   type SqlMigrationAwareDriverAdapterFactory,
 } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
+import { processWide } from '../process-wide';
+import { NAME_FOLDING_MIGRATION, foldUnfoldedNames } from './fold-names';
 import { databaseEngine, ensureSqliteFile, type DatabaseEngine } from './url';
 
 /** Each engine's schema and migrations, in Prisma's layout (prisma.config.ts points at the same). */
@@ -32,10 +35,9 @@ type EngineModule = typeof import('@prisma/schema-engine-wasm');
 
 // The glue module holds a single wasm instance, and a process can evaluate this file more than
 // once (vitest loads it per project); the loaded engine and its queue are therefore per process.
-const shared = globalThis as unknown as {
-  plantStoreSchemaEngine?: { module?: Promise<EngineModule>; queue: Promise<unknown> };
-};
-const engineState = (shared.plantStoreSchemaEngine ??= { queue: Promise.resolve() });
+const engineState = processWide('schema-engine', (): { module?: Promise<EngineModule>; queue: Promise<unknown> } => ({
+  queue: Promise.resolve(),
+}));
 
 // Node cannot import a .wasm file, so the wasm-bindgen glue is wired to the module by hand.
 function loadEngineModule(): Promise<EngineModule> {
@@ -75,6 +77,33 @@ function readCharAsText<Q extends object>(queryable: Q): Q {
   return queryable;
 }
 
+type ScriptRunner = {
+  executeScript(script: string): Promise<void>;
+  underlyingDriver(): { query(text: string): Promise<unknown> };
+  onError?(error: unknown): never;
+};
+
+/**
+ * @prisma/adapter-pg 7.10 runs a migration script by splitting it at every `;`, which breaks a
+ * statement that holds one (a function body between `$$`, a string). PostgreSQL takes the whole
+ * script as one simple query, dollar quotes included, and runs it as one transaction, as Prisma's
+ * native engine does.
+ */
+function runScriptsWhole<A extends object>(adapter: A): A {
+  const target = adapter as A & ScriptRunner;
+  if (typeof target.underlyingDriver !== 'function' || typeof target.onError !== 'function') {
+    throw new Error('@prisma/adapter-pg changed: underlyingDriver/onError not found (see lib/db/migrate.ts)');
+  }
+  target.executeScript = async (script) => {
+    try {
+      await target.underlyingDriver().query(script);
+    } catch (error) {
+      target.onError!(error);
+    }
+  };
+  return adapter;
+}
+
 function adapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory {
   // A running server may hold the write lock for a moment; wait for it as the app does.
   if (databaseEngine(databaseUrl) === 'sqlite') return new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(databaseUrl)}`, timeout: 5000 });
@@ -82,7 +111,7 @@ function adapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFact
   const patch = <A extends Awaited<ReturnType<PrismaPg['connect']>>>(adapter: A): A => {
     const startTransaction = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel) => readCharAsText(await startTransaction(isolationLevel));
-    return readCharAsText(adapter);
+    return readCharAsText(runScriptsWhole(adapter));
   };
   return {
     provider: factory.provider,
@@ -162,6 +191,15 @@ async function readMigrations(migrationsDir: string): Promise<MigrationList> {
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
+// Tables the migrations create by hand because Prisma's schema language cannot express them:
+// SQLite's search index, an FTS5 virtual table, and the shadow tables FTS5 keeps beside it.
+// Comparing the schema with the migrations leaves them alone. (PostgreSQL's search index is a
+// GIN index, which its schema declares; see prisma/schema.prisma.)
+const HAND_WRITTEN_TABLES: Record<DatabaseEngine, string[]> = {
+  sqlite: ['PlantSearch', 'PlantSearch_config', 'PlantSearch_data', 'PlantSearch_docsize', 'PlantSearch_idx'],
+  postgresql: [],
+};
+
 // WAL lets readers run beside the writer, and it is a property of the file, so it is set once here.
 function setJournalMode(databaseUrl: string) {
   if (databaseEngine(databaseUrl) !== 'sqlite') return;
@@ -173,11 +211,15 @@ function setJournalMode(databaseUrl: string) {
   }
 }
 
-/** Applies every pending migration; returns the names of those it applied (none when current). */
+/**
+ * Applies every pending migration, then folds for search any plant name that has no folded form
+ * yet (lib/db/fold-names.ts); returns the names of the migrations applied (none when current) and
+ * how many names it folded.
+ */
 export async function applyMigrations(options: {
   databaseUrl: string;
   migrationsDir?: string;
-}): Promise<{ applied: string[] }> {
+}): Promise<{ applied: string[]; folded: number }> {
   setJournalMode(options.databaseUrl);
   const migrationsDir = options.migrationsDir ?? PRISMA_FILES[databaseEngine(options.databaseUrl)].migrations;
   const migrationsList = await readMigrations(migrationsDir);
@@ -185,7 +227,11 @@ export async function applyMigrations(options: {
     const output = await withEngine(options.databaseUrl, (engine) =>
       engine.applyMigrations({ migrationsList, filters: NO_FILTER }),
     );
-    return { applied: output.appliedMigrationNames };
+    // (Migrations from before the column, as a test may apply, leave nothing to fold.)
+    const folded = migrationsList.migrationDirectories.some((directory) => directory.path.endsWith(NAME_FOLDING_MIGRATION))
+      ? await foldUnfoldedNames(options.databaseUrl)
+      : 0;
+    return { applied: output.appliedMigrationNames, folded };
   } catch (error) {
     // The engine locks an SQLite file exclusively, which it cannot while a server has it open; its
     // own message for that ("unknown variant `SocketTimeout`") explains nothing.
@@ -218,7 +264,7 @@ export async function diffSchemaAgainstMigrations(options: {
       to: { tag: 'schemaDatamodel', files },
       script: true,
       exitCode: true,
-      filters: NO_FILTER,
+      filters: { externalTables: HAND_WRITTEN_TABLES[databaseEngine(options.scratchDatabaseUrl)], externalEnums: [] },
     }),
   );
   return result.exitCode === 2 ? (result.stdout ?? '') : null;

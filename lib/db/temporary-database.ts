@@ -1,5 +1,6 @@
 // Throwaway databases, for tests and for computing migrations: an SQLite file in a temporary
 // folder, or a fresh database on a PostgreSQL server, migrated or not, and dropped afterwards.
+import 'server-only';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -1,6 +1,7 @@
 // Where the database lives, and which engine it is. DATABASE_URL picks both: `file:` is SQLite
 // (the embedded default, under ./data), `postgresql:` or `postgres:` is a PostgreSQL server.
-import { mkdirSync } from 'node:fs';
+import 'server-only';
+import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 export const DEFAULT_DATABASE_URL = 'file:./data/plants.db';
@@ -35,9 +36,33 @@ export function sqliteFilePath(url: string = databaseUrl()): string {
   return path.resolve(/* turbopackIgnore: true */ process.cwd(), location);
 }
 
-/** The SQLite file's path, with its folder created on demand. */
+// The file holds password and token hashes: only its owner may read it, as data/auth-secret.
+// SQLite gives the -wal and -shm files it creates the database file's mode.
+const OWNER_ONLY = 0o600;
+
+/**
+ * The SQLite file's path, with its folder created on demand and the file itself created (or
+ * narrowed) to mode 0600 before SQLite opens it.
+ */
 export function ensureSqliteFile(url: string = databaseUrl()): string {
   const file = sqliteFilePath(url);
-  mkdirSync(path.dirname(file), { recursive: true });
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  // Only ever a file that does not exist yet: closing a descriptor of a file drops every POSIX lock
+  // this process holds on it, and SQLite's locks are those (this process's connections would lose
+  // theirs, and with them what keeps another process out).
+  try {
+    closeSync(openSync(/* turbopackIgnore: true */ file, 'wx', OWNER_ONLY));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  // By path, not by descriptor, for the same reason.
+  for (const companion of [file, `${file}-wal`, `${file}-shm`]) {
+    try {
+      if (statSync(/* turbopackIgnore: true */ companion).mode & 0o077) chmodSync(/* turbopackIgnore: true */ companion, OWNER_ONLY);
+    } catch (error) {
+      // Missing (no WAL yet), or another user's file: not this process's to narrow.
+      if (!['ENOENT', 'EPERM'].includes((error as NodeJS.ErrnoException).code ?? '')) throw error;
+    }
+  }
   return file;
 }

@@ -4,17 +4,24 @@ import { parseJsonExact } from './json';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 
-const JSON_MEDIA_TYPE = /^application\/json\s*(?:;|$)/i;
+const JSON_MEDIA_TYPE = 'application/json';
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
 
-function assertJsonContentType(request: Request): void {
+export type JsonBodyOptions = {
+  /** The largest body read, in bytes (default BODY_LIMIT_BYTES). */
+  limitBytes?: number;
+  /** The media types accepted (default application/json). */
+  mediaTypes?: readonly string[];
+};
+
+function assertJsonContentType(request: Request, mediaTypes: readonly string[]): void {
   const contentType = request.headers.get('content-type') ?? '';
-  if (!JSON_MEDIA_TYPE.test(contentType.trim())) {
+  const mediaType = contentType.split(';')[0].trim().toLowerCase();
+  if (!mediaTypes.includes(mediaType)) {
+    const wanted = mediaTypes.join(' or ');
     throw new ApiError(
       'unsupported_media_type',
-      contentType
-        ? `Content-Type must be application/json, not ${contentType.split(';')[0].trim().slice(0, 100)}`
-        : 'Content-Type must be application/json',
+      contentType ? `Content-Type must be ${wanted}, not ${mediaType.slice(0, 100)}` : `Content-Type must be ${wanted}`,
     );
   }
   const charset = CHARSET_PARAMETER.exec(contentType)?.[1];
@@ -23,12 +30,15 @@ function assertJsonContentType(request: Request): void {
   }
 }
 
-const tooLarge = () => new ApiError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
+const tooLarge = (limit: number) => new ApiError('payload_too_large', `Request body must be at most ${limit} bytes`);
 
-/** Reads the body as UTF-8, stopping as soon as it passes the limit, so a huge body is never held. */
-async function readLimitedText(request: Request): Promise<string> {
+/**
+ * Reads the body as UTF-8, stopping as soon as it passes `limit` bytes, so a huge body is never
+ * held; a declared size over the limit is refused before reading anything.
+ */
+export async function readLimitedText(request: Request, limit: number): Promise<string> {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > BODY_LIMIT_BYTES) throw tooLarge();
+  if (declared !== null && Number(declared) > limit) throw tooLarge(limit);
   if (!request.body) return '';
 
   const reader = request.body.getReader();
@@ -38,9 +48,9 @@ async function readLimitedText(request: Request): Promise<string> {
     const { done, value } = await reader.read();
     if (done) break;
     received += value.byteLength;
-    if (received > BODY_LIMIT_BYTES) {
+    if (received > limit) {
       await reader.cancel().catch(() => {});
-      throw tooLarge();
+      throw tooLarge(limit);
     }
     chunks.push(value);
   }
@@ -52,11 +62,15 @@ async function readLimitedText(request: Request): Promise<string> {
   }
 }
 
-/** The body of a JSON request as a plain object (an array, string, number or null is refused). */
-export async function readJsonObject(request: Request): Promise<Record<string, unknown>> {
-  assertJsonContentType(request);
-  const text = await readLimitedText(request);
-  if (text.trim() === '') throw new ApiError('invalid_json', 'Request body is empty: send a JSON object');
+/** What a JSON value is, in words: "an array", "null", "a string". */
+export const describeJson = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`;
+
+async function readJson(request: Request, expected: 'object' | 'array', options: JsonBodyOptions): Promise<unknown> {
+  assertJsonContentType(request, options.mediaTypes ?? [JSON_MEDIA_TYPE]);
+  const text = await readLimitedText(request, options.limitBytes ?? BODY_LIMIT_BYTES);
+  const wanted = expected === 'object' ? 'a JSON object' : 'a JSON array';
+  if (text.trim() === '') throw new ApiError('invalid_json', `Request body is empty: send ${wanted}`);
 
   let value: unknown;
   try {
@@ -65,9 +79,19 @@ export async function readJsonObject(request: Request): Promise<Record<string, u
     const detail = error instanceof Error ? error.message.replace(/\s+/g, ' ').slice(0, 200) : '';
     throw new ApiError('invalid_json', `Request body is not valid JSON${detail ? `: ${detail}` : ''}`);
   }
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    const found = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`;
-    throw new ApiError('validation_failed', `Request body must be a JSON object, not ${found}`);
+  const isObject = typeof value === 'object' && value !== null && !Array.isArray(value);
+  if (expected === 'object' ? !isObject : !Array.isArray(value)) {
+    throw new ApiError('validation_failed', `Request body must be ${wanted}, not ${describeJson(value)}`);
   }
-  return value as Record<string, unknown>;
+  return value;
+}
+
+/** The body of a JSON request as a plain object (an array, string, number or null is refused). */
+export function readJsonObject(request: Request, options: JsonBodyOptions = {}): Promise<Record<string, unknown>> {
+  return readJson(request, 'object', options) as Promise<Record<string, unknown>>;
+}
+
+/** The body of a JSON request as an array (an object, string, number or null is refused). */
+export function readJsonArray(request: Request, options: JsonBodyOptions = {}): Promise<unknown[]> {
+  return readJson(request, 'array', options) as Promise<unknown[]>;
 }

@@ -1,11 +1,43 @@
-// The origin a client used to reach us. Next's request.url names the address the server bound
-// (often "localhost"), not the one in the client's Host header, which is what a client can use.
+// The origin this service is reached at, for the few answers that must name one. It is the
+// configured PUBLIC_URL, or, behind a reverse proxy the operator trusts (TRUST_PROXY), the host
+// and scheme that proxy forwards. It is never taken from the Host header or from a client's own
+// X-Forwarded-Host: without either setting it is unknown, and answers use paths instead.
+import { trustedProxyHops } from '../../server/forwarded-headers.mjs';
+
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-export function requestOrigin(request: Request): string {
-  const url = new URL(request.url);
-  const host = request.headers.get('x-forwarded-host') ?? request.headers.get('host');
-  const proto = request.headers.get('x-forwarded-proto')?.split(',')[0].trim();
-  const protocol = proto === 'https' || proto === 'http' ? `${proto}:` : url.protocol;
-  return host && HOST.test(host) ? `${protocol}//${host}` : url.origin;
+/**
+ * PUBLIC_URL's origin (NEXTAUTH_URL's when only that is set), or null. Throws when it is not an
+ * http(s) origin, so npm start can refuse it at once.
+ */
+export function configuredPublicOrigin(): string | null {
+  const [name, value] = process.env.PUBLIC_URL?.trim()
+    ? ['PUBLIC_URL', process.env.PUBLIC_URL.trim()]
+    : ['NEXTAUTH_URL', process.env.NEXTAUTH_URL?.trim()];
+  if (!value) return null;
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  const pathAllowed = name === 'NEXTAUTH_URL' || url?.pathname === '/';
+  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || !pathAllowed) {
+    throw new Error(`${name} must be the service's public origin, such as https://plants.example.com, got "${value}"`);
+  }
+  return url.origin;
+}
+
+const lastEntry = (value: string | null) => value?.split(',').at(-1)?.trim() ?? '';
+
+/** The origin clients reach this service at, when the operator has said how to know it; else null. */
+export function publicOrigin(request: Request | Headers): string | null {
+  const configured = configuredPublicOrigin();
+  if (configured || trustedProxyHops() === 0) return configured;
+  const headers = request instanceof Headers ? request : request.headers;
+  // The nearest proxy's word: it overwrites or appends what came before it.
+  const host = lastEntry(headers.get('x-forwarded-host')) || (headers.get('host') ?? '');
+  const proto = lastEntry(headers.get('x-forwarded-proto')).toLowerCase() || 'http';
+  if (!HOST.test(host) || (proto !== 'http' && proto !== 'https')) return null;
+  return `${proto}://${host.toLowerCase()}`;
 }

@@ -1,7 +1,9 @@
 // Requests per caller per minute (RATE_LIMIT_PER_MINUTE), in fixed one-minute windows.
 // On PostgreSQL the count lives in the database, one row per caller, so every instance draws on
 // the same allowance. On SQLite, which one process serves, it is kept in this process's memory.
+import 'server-only';
 import { db, dbEngine } from '../db/client';
+import { processWide } from '../process-wide';
 import { ApiError } from './errors';
 import { rateLimitPerMinute } from './rate-limit-config';
 
@@ -11,8 +13,7 @@ const MAX_IN_MEMORY_KEYS = 10_000;
 
 export type RateLimitState = { limit: number; remaining: number; resetSeconds: number };
 
-const shared = globalThis as unknown as { plantStoreRateCounts?: Map<string, { windowStart: number; count: number }> };
-const inMemory = (shared.plantStoreRateCounts ??= new Map());
+const inMemory = processWide('rate-limit-counts', () => new Map<string, { windowStart: number; count: number }>());
 
 function countInMemory(key: string, windowStart: number): number {
   const entry = inMemory.get(key);

@@ -1,8 +1,12 @@
 // The wrapper every API route goes through: request id, authentication, error mapping, access log.
 // Route handlers then read as authenticate → parse → act → respond, with the mechanics here.
-import { authenticate, type Principal } from '../auth/bearer';
+import 'server-only';
+import type { Principal } from '../auth/bearer';
+import { insufficientScope } from '../auth/credentials';
+import type { Scope } from '../auth/scopes';
 import { log } from '../log';
 import { isShuttingDown } from '../shutdown';
+import { authenticateWithinLimit } from './auth-failure-limit';
 import { ApiError } from './errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { errorResponse } from './respond';
@@ -48,6 +52,8 @@ function wrap<Params, Context extends ApiContext<Params>>(
       response = errorResponse(error);
     }
     response.headers.set('x-request-id', requestId);
+    // API answers are for one caller at one moment; a route that may be cached says so itself.
+    if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
     if (isShuttingDown()) response.headers.set('connection', 'close');
     for (const [name, value] of Object.entries(context?.responseHeaders ?? {})) response.headers.set(name, value);
     log.info('request', {
@@ -66,19 +72,25 @@ function rateLimitKey(principal: Principal): string {
 }
 
 /**
- * An API route that requires a bearer token and counts against the caller's rate limit; the body
- * is not read until the caller is known and allowed.
+ * An API route that requires a bearer token with `scope` and counts against the caller's rate
+ * limit; the body is not read until the caller is known and allowed. A token without the scope
+ * gets 403 (after being counted, so its answer carries the RateLimit-* headers too). Failed
+ * authentications count against the client's address (lib/http/auth-failure-limit.ts).
  */
 export function withAuth<Params = Record<string, never>>(
+  scope: Scope,
   handler: (request: Request, context: AuthenticatedContext<Params>) => Promise<Response>,
 ) {
   return wrap<Params, AuthenticatedContext<Params>>(
     async (request, base) => {
-      const principal = await authenticate(request);
+      const principal = await authenticateWithinLimit(request);
       const rate = await consumeRateLimit(rateLimitKey(principal));
       return { ...base, principal, responseHeaders: rate ? rateLimitHeaders(rate) : undefined };
     },
-    handler,
+    (request, context) => {
+      if (!context.principal.scopes.includes(scope)) throw insufficientScope(scope);
+      return handler(request, context);
+    },
   );
 }
 

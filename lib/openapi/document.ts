@@ -1,5 +1,6 @@
 // The service's published OpenAPI document, generated from the zod schemas that validate requests.
 // It is a superset of the contract in spec/plant-store.openapi.yaml (a test keeps it so).
+import 'server-only';
 import { z } from 'zod';
 import {
   createDocument,
@@ -7,11 +8,14 @@ import {
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
 } from 'zod-openapi';
+import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/scopes';
 import { BODY_LIMIT_BYTES } from '../http/body';
 import { ERROR_CATALOGUE, type ErrorKind } from '../http/errors';
+import { AuditEvent, ListAuditEventsQuery } from '../schemas/audit';
+import { BATCH_BODY_LIMIT_BYTES, BatchResult, NewPlantBatch } from '../schemas/batch';
 import { ErrorBody } from '../schemas/error';
-import { ListPlantsQuery } from '../schemas/list';
-import { NewPlant, Plant, PlantId } from '../schemas/plant';
+import { ListPlantsQuery, PlantFilterQuery } from '../schemas/list';
+import { BATCH_MAX_ITEMS, NewPlant, Plant, PlantId, PlantPatch } from '../schemas/plant';
 
 const errorResponse = (
   description: string,
@@ -29,10 +33,10 @@ const requestIdHeader: ZodOpenApiResponseObject['headers'] = {
 
 /** Failures every authenticated operation can answer with. */
 const commonErrors = (badRequest: ErrorKind[]): ZodOpenApiResponsesObject => ({
-  '400': errorResponse('unexpected error: the request is malformed or breaks a rule.', badRequest),
+  ...(badRequest.length ? { '400': errorResponse('unexpected error: the request is malformed or breaks a rule.', badRequest) } : {}),
   '401': errorResponse(
-    'The bearer token is missing, malformed, unknown, expired or revoked.',
-    ['missing_token', 'invalid_token', 'expired_token', 'revoked_token'],
+    'The bearer token is missing, malformed, unknown, expired or revoked, or its account is disabled.',
+    ['missing_token', 'invalid_token', 'expired_token', 'revoked_token', 'account_disabled'],
     {
       'WWW-Authenticate': {
         description: 'RFC 6750 challenge: `Bearer realm="plants"`, with `error="invalid_token"` when a token was sent.',
@@ -40,13 +44,43 @@ const commonErrors = (badRequest: ErrorKind[]): ZodOpenApiResponsesObject => ({
       },
     },
   ),
+  '403': errorResponse('The bearer token lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], {
+    'WWW-Authenticate': {
+      description: 'RFC 6750 §3.1 challenge: `Bearer realm="plants", error="insufficient_scope", scope="<the scope needed>"`.',
+      schema: { type: 'string' },
+    },
+  }),
   '500': errorResponse('A fault on the server; quote x-request-id.', ['internal'], requestIdHeader),
 });
 
+/** The security requirement of an operation that needs `scope` (OpenAPI 3.1 lets a bearer scheme name scopes). */
+const needs = (scope: Scope): Pick<ZodOpenApiOperationObject, 'security'> => ({ security: [{ bearerAuth: [scope] }] });
+
 const plantPath = { path: z.object({ id: PlantId }) };
+
+const etagHeader: ZodOpenApiResponseObject['headers'] = {
+  ETag: {
+    description:
+      "The plant's strong entity tag: it changes whenever the plant's name or tag does. Send it back in `If-Match` to change the plant only if nobody else has.",
+    schema: { type: 'string', example: '"3q9Zk1xB0a7yP2cR5mTw4Q"' },
+  },
+};
+
+const ifMatch = z.object({
+  'If-Match': z.string().optional().meta({
+    description:
+      'Change the plant only if its current ETag is one of these (or, with `*`, if it exists); otherwise 412 and nothing changes. Leave it out to change it whatever it holds.',
+  }),
+});
+
+const preconditionFailed = errorResponse(
+  'The plant has changed since the ETag in If-Match was read; nothing was changed. Read it again and retry.',
+  ['precondition_failed'],
+);
 
 const createPlant: ZodOpenApiOperationObject = {
   operationId: 'createPlant',
+  ...needs('plants:write'),
   summary: 'Create plant',
   description:
     'Creates a new plant in the store. Retrying with the same id, name and tag answers 200 with the stored plant ' +
@@ -57,6 +91,7 @@ const createPlant: ZodOpenApiOperationObject = {
     '200': {
       description: 'Plant response',
       headers: {
+        ...etagHeader,
         'Idempotent-Replayed': {
           description: '`true` when the plant already existed with the same content and nothing was written.',
           schema: { type: 'string', enum: ['true'] },
@@ -71,45 +106,156 @@ const createPlant: ZodOpenApiOperationObject = {
   },
 };
 
+/** A page of a list: a bare array, with the headers that lead to the next page. */
+const pageOf = (description: string, item: z.core.$ZodType): ZodOpenApiResponseObject => ({
+  description,
+  headers: {
+    'Next-Cursor': { description: 'The cursor of the next page, when there is one.', schema: { type: 'string' } },
+    Link: { description: 'RFC 8288 link to the next page (`rel="next"`).', schema: { type: 'string' } },
+  },
+  content: { 'application/json': { schema: z.array(item) } },
+});
+
 const listPlants: ZodOpenApiOperationObject = {
   operationId: 'listPlants',
+  ...needs('plants:read'),
   summary: 'List plants',
   description:
-    'Plants, newest first. When more remain, the response carries `Next-Cursor` and `Link: <...>; rel="next"`: ' +
-    'pass the cursor back as `?cursor=` (with the same `limit`) for the next page. No `Next-Cursor` means the last page.',
+    'Plants, newest first, all of them or those matching `q` (a piece of the name, in any case) and `tag` (exactly). ' +
+    'When more remain, the response carries `Next-Cursor` and `Link: <...>; rel="next"`: ' +
+    'pass the cursor back as `?cursor=` (with the same `limit` and filters) for the next page. No `Next-Cursor` means the last page.',
   requestParams: { query: ListPlantsQuery },
   responses: {
-    '200': {
-      description: 'A page of plants, newest first.',
-      headers: {
-        'Next-Cursor': { description: 'The cursor of the next page, when there is one.', schema: { type: 'string' } },
-        Link: { description: 'RFC 8288 link to the next page (`rel="next"`).', schema: { type: 'string' } },
-      },
-      content: { 'application/json': { schema: z.array(Plant) } },
-    },
+    '200': pageOf('A page of plants, newest first.', Plant),
     ...commonErrors(['invalid_parameter']),
   },
 };
 
 const getPlant: ZodOpenApiOperationObject = {
   operationId: 'getPlant',
+  ...needs('plants:read'),
   summary: 'Get a plant',
-  requestParams: plantPath,
+  requestParams: {
+    ...plantPath,
+    header: z.object({
+      'If-None-Match': z.string().optional().meta({
+        description: 'Answer 304 without a body if the plant\'s ETag is one of these (or, with `*`, if it exists).',
+      }),
+    }),
+  },
   responses: {
-    '200': { description: 'The plant.', content: { 'application/json': { schema: Plant } } },
-    ...commonErrors(['invalid_parameter']),
+    '200': { description: 'The plant.', headers: etagHeader, content: { 'application/json': { schema: Plant } } },
+    '304': { description: 'The plant is as the ETag in If-None-Match says.', headers: etagHeader },
+    ...commonErrors(['invalid_parameter', 'invalid_precondition']),
     '404': errorResponse('No plant has that id.', ['not_found']),
+  },
+};
+
+const patchPlant: ZodOpenApiOperationObject = {
+  operationId: 'patchPlant',
+  ...needs('plants:write'),
+  summary: 'Correct a plant',
+  description:
+    'Changes a plant\'s name or tag with a JSON Merge Patch (RFC 7396), sent as `application/merge-patch+json` or ' +
+    '`application/json`: `name` replaces the name, `tag` the tag, `"tag": null` removes it, and a field left out stays ' +
+    'as it is. The result must hold to the rules of a new plant. `id` cannot change: one that differs from the path is ' +
+    'a 400. With `If-Match`, the change happens only if nobody has changed the plant since (else 412).',
+  requestParams: { ...plantPath, header: ifMatch },
+  requestBody: {
+    required: true,
+    content: { 'application/merge-patch+json': { schema: PlantPatch }, 'application/json': { schema: PlantPatch } },
+  },
+  responses: {
+    '200': { description: 'The plant as it is now.', headers: etagHeader, content: { 'application/json': { schema: Plant } } },
+    ...commonErrors(['invalid_json', 'validation_failed', 'invalid_parameter', 'invalid_precondition']),
+    '404': errorResponse('No plant has that id.', ['not_found']),
+    '412': preconditionFailed,
+    '413': errorResponse('The body is too large.', ['payload_too_large']),
+    '415': errorResponse('The body is not a merge patch in JSON.', ['unsupported_media_type']),
   },
 };
 
 const deletePlant: ZodOpenApiOperationObject = {
   operationId: 'deletePlant',
+  ...needs('plants:write'),
   summary: 'Delete a plant',
-  requestParams: plantPath,
+  description: 'With `If-Match`, the plant is deleted only if nobody has changed it since (else 412).',
+  requestParams: { ...plantPath, header: ifMatch },
   responses: {
     '204': { description: 'Deleted.' },
-    ...commonErrors(['invalid_parameter']),
+    ...commonErrors(['invalid_parameter', 'invalid_precondition']),
     '404': errorResponse('No plant has that id.', ['not_found']),
+    '412': preconditionFailed,
+  },
+};
+
+const createPlants: ZodOpenApiOperationObject = {
+  operationId: 'createPlants',
+  ...needs('plants:write'),
+  summary: 'Create many plants',
+  description:
+    `Creates up to ${BATCH_MAX_ITEMS} plants, each exactly as \`POST /plants\` would, and answers with one result per item, ` +
+    'in order: 200 with the plant (`created` says whether this request stored it or it was already there, the same), ' +
+    '409 when its id holds another plant, 400 when it breaks a rule. Items are applied in order, so an id that comes ' +
+    'twice is settled by the first: the second is a 200 (`created: false`) with the same content, a 409 with other. ' +
+    `Items are stored in transactions of a few hundred; a batch that fails midway may be sent again as it is. The body may be at most ${BATCH_BODY_LIMIT_BYTES} bytes.`,
+  requestBody: { required: true, content: { 'application/json': { schema: NewPlantBatch } } },
+  responses: {
+    '200': { description: 'One result per item.', content: { 'application/json': { schema: BatchResult } } },
+    ...commonErrors(['invalid_json', 'validation_failed']),
+    '413': errorResponse('The body is too large, or holds too many items.', ['payload_too_large', 'too_many_items']),
+    '415': errorResponse('The body is not application/json.', ['unsupported_media_type']),
+  },
+};
+
+const exportPlants: ZodOpenApiOperationObject = {
+  operationId: 'exportPlants',
+  ...needs('plants:read'),
+  summary: 'Export plants as CSV',
+  description:
+    'Every plant, or those matching `q` and `tag` as in `GET /plants`, as CSV (RFC 4180, UTF-8 without a byte-order ' +
+    'mark): a header row `id,name,tag`, then one row per plant, oldest first, so that importing the file into an empty ' +
+    'store (the staff `/import` page, or `POST /plants/batch`) gives the same catalogue in the same order. The answer is ' +
+    'streamed, a page of plants at a time.',
+  requestParams: { query: PlantFilterQuery },
+  responses: {
+    '200': {
+      description: 'The plants, as CSV.',
+      headers: {
+        'Content-Disposition': { description: '`attachment; filename="plants.csv"`', schema: { type: 'string' } },
+      },
+      content: { 'text/csv': { schema: { type: 'string', example: 'id,name,tag\r\n1,Fern,\r\n2,Monstera,aroid\r\n' } } },
+    },
+    ...commonErrors(['invalid_parameter']),
+  },
+};
+
+const nextPlantId: ZodOpenApiOperationObject = {
+  operationId: 'nextPlantId',
+  ...needs('plants:read'),
+  summary: 'Next free id',
+  description:
+    'An id no plant has, for a new plant: one more than the highest id in use (1 in an empty store); once a plant ' +
+    'holds 9223372036854775807, the lowest free id from 1 up. Someone else may take it first: a create then answers 409, ' +
+    'and asking again gives another.',
+  responses: {
+    '200': { description: 'A free id.', content: { 'application/json': { schema: z.object({ id: PlantId }) } } },
+    ...commonErrors([]),
+  },
+};
+
+const listAuditEvents: ZodOpenApiOperationObject = {
+  operationId: 'listAuditEvents',
+  summary: 'List audit records',
+  description:
+    'The audit trail, newest first: every change to plants, tokens and webhook endpoints, and every sign-in and failed ' +
+    'sign-in, with who made it (an API token, a staff member, or the system), when, to what, and from which request. ' +
+    'Paged like `GET /plants` (`Next-Cursor`, `Link: rel="next"`); `action`, `actor` and `target` narrow it down.',
+  ...needs('audit:read'),
+  requestParams: { query: ListAuditEventsQuery },
+  responses: {
+    '200': pageOf('A page of records, newest first.', AuditEvent),
+    ...commonErrors(['invalid_parameter']),
   },
 };
 
@@ -134,7 +280,7 @@ function catalogueTable(): string {
   return ['| error | status | kind | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
-export function buildOpenApiDocument(serverUrl = 'http://localhost:3000') {
+export function buildOpenApiDocument(serverUrl = '/') {
   return createDocument(
     {
       openapi: '3.1.0',
@@ -154,7 +300,11 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:3000') {
           bearerAuth: {
             type: 'http',
             scheme: 'bearer',
-            description: 'An API token (`pst_...`) made with `npm run token -- create`, or the staff page\'s session token.',
+            description:
+              'An API token (`pst_...`) made with `npm run token -- create` or on the tokens page, or the staff page\'s ' +
+              'session token. Each carries scopes, and each operation names the one it needs in its security requirement: ' +
+              SCOPES.map((scope) => `\`${scope}\` (${SCOPE_DESCRIPTIONS[scope]})`).join(', ') +
+              '. A token never does more than its account\'s role allows.',
           },
         },
       },
@@ -163,10 +313,15 @@ export function buildOpenApiDocument(serverUrl = 'http://localhost:3000') {
           post: createPlant,
           get: listPlants,
         },
+        '/plants/batch': { post: createPlants },
+        '/plants/export': { get: exportPlants },
+        '/plants/next-id': { get: nextPlantId },
         '/plants/{id}': {
           get: getPlant,
+          patch: patchPlant,
           delete: deletePlant,
         },
+        '/audit-events': { get: listAuditEvents },
         '/api/health': { get: health },
       },
     },

@@ -1,4 +1,5 @@
 // List cursors are opaque to clients: base64url of the storage position where the page ended.
+import 'server-only';
 import { ApiError } from '../http/errors';
 
 export function encodeCursor(seq: number): string {

@@ -1,8 +1,18 @@
-// The plant store's rules: create (idempotent by id), read, list newest first, delete.
+// The plant store's rules: create (idempotent by id), read, list and search, correct, delete.
+// Every change writes its audit record and its webhook event in its own transaction (the stores'
+// changePlants), and wakes the webhook dispatcher once it has committed.
+import 'server-only';
+import type { ChangeContext } from '../audit/context';
+import { auditRow } from '../audit/records';
+import { changeCommitted, type ChangeRecords } from '../change-records';
+import { matchesStrongly, type EntityTagCondition } from '../http/conditional';
 import { ApiError } from '../http/errors';
-import type { NewPlant, Plant } from '../schemas/plant';
+import { INT64_MAX, type NewPlant, type Plant, type PlantPatch } from '../schemas/plant';
 import { decodeCursor, encodeCursor } from './cursor';
-import { plantStore, type PlantRow } from './store';
+import { plantEtag } from './etag';
+import { foldForSearch } from './fold';
+import { plantEvent } from '../webhooks/outbox';
+import { plantStore, type InsertOutcome, type PlantChange, type PlantQuery, type PlantRow, type RecordChanges } from './store';
 
 export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
   return row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
@@ -10,26 +20,60 @@ export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
 
 const notFound = (id: bigint) => new ApiError('not_found', `No plant has id ${id}`);
 
+/** A plant change's audit record and (when wanted) webhook event: the plant as it is now, and as it was. */
+function recordsOfChange(change: PlantChange, context: ChangeContext, at: Date, events: boolean): ChangeRecords {
+  const action = `plant.${change.kind}` as const;
+  const now = change.kind === 'deleted' ? undefined : toPlant(change.plant);
+  const before = change.kind === 'created' ? undefined : toPlant(change.previous);
+  const plant = (now ?? before)!;
+  const audit = auditRow({ action, target: { type: 'plant', id: String(plant.id) }, before, after: now }, context, at);
+  return { audit: [audit], events: events ? [plantEvent(action, plant, at)] : [] };
+}
+
 /**
- * Stores a new plant. Creating the same plant again (same id, name and tag) answers with the
- * stored one, so a client can retry safely; the same id with other content is a conflict.
- * The unique index on id decides races: exactly one insert wins, every other request reads the winner.
+ * Runs a change through the store with what it must record, and once the store's transaction has
+ * committed, lets the dispatcher know there are events to deliver.
  */
-export async function createPlant(input: NewPlant): Promise<{ plant: Plant; created: boolean }> {
-  const tag = input.tag ?? null;
-  for (let attempt = 0; attempt < 3; attempt++) {
-    const inserted = await plantStore().insert({ id: input.id, name: input.name, tag });
-    if (inserted) return { plant: toPlant(inserted), created: true };
-    const existing = await plantStore().findById(input.id);
-    // Deleted between our insert and this read: the id is free again, so try once more.
-    if (!existing) continue;
-    if (existing.name === input.name && existing.tag === tag) return { plant: toPlant(existing), created: false };
-    throw new ApiError(
-      'conflict',
-      `id: a plant with id ${input.id} already exists with a different name or tag; choose another id`,
-    );
+export async function recordedChange<T>(context: ChangeContext, change: (record: RecordChanges) => Promise<T>): Promise<T> {
+  const written: ChangeRecords[] = [];
+  const result = await change((changes, options) => {
+    const at = new Date();
+    const records: ChangeRecords = { audit: [], events: [] };
+    for (const one of changes) {
+      const { audit, events } = recordsOfChange(one, context, at, options.events);
+      records.audit.push(...audit);
+      records.events.push(...events);
+    }
+    written.push(records);
+    return records;
+  });
+  for (const records of written) changeCommitted(records);
+  return result;
+}
+
+export type CreateOutcome = { plant: Plant; created: boolean };
+
+/**
+ * What POST /plants answers for a NewPlant the store has inserted or found: the same plant again
+ * (same id, name and tag) is a safe retry; the same id with other content is a conflict.
+ */
+export function settleCreate(input: NewPlant, outcome: InsertOutcome): CreateOutcome {
+  const { row } = outcome;
+  if (outcome.inserted || (row.name === input.name && row.tag === (input.tag ?? null))) {
+    return { plant: toPlant(row), created: outcome.inserted };
   }
-  throw new Error(`createPlant: id ${input.id} kept changing between insert and read`);
+  throw new ApiError('conflict', `id: a plant with id ${input.id} already exists with a different name or tag; choose another id`);
+}
+
+/**
+ * Stores a new plant. Creating the same plant again answers with the stored one, so a client can
+ * retry safely. The unique index on id decides races: exactly one insert wins, every other
+ * request finds the winner.
+ */
+export async function createPlant(input: NewPlant, context: ChangeContext): Promise<CreateOutcome> {
+  const plant = { id: input.id, name: input.name, tag: input.tag ?? null };
+  const [outcome] = await recordedChange(context, (record) => plantStore().insertMany([plant], record));
+  return settleCreate(input, outcome);
 }
 
 export async function getPlant(id: bigint): Promise<Plant> {
@@ -38,22 +82,108 @@ export async function getPlant(id: bigint): Promise<Plant> {
   return toPlant(row);
 }
 
-export async function deletePlant(id: bigint): Promise<void> {
-  if (!(await plantStore().deleteById(id))) throw notFound(id);
+/** Refuses a change when the caller's If-Match names another version of the plant. */
+function checkPrecondition(current: PlantRow, ifMatch: EntityTagCondition | null): void {
+  if (!ifMatch || matchesStrongly(ifMatch, plantEtag(toPlant(current)))) return;
+  throw new ApiError(
+    'precondition_failed',
+    `If-Match: plant ${current.id} has changed since that ETag was read; read it again (GET /plants/${current.id}) and retry`,
+  );
+}
+
+/**
+ * Applies a JSON Merge Patch: `name` and `tag` replace theirs, `tag: null` removes the tag, a
+ * field left out stays. The patch has passed the schema, so the result holds to the rules of a
+ * new plant. The check of If-Match and the write happen in one transaction.
+ */
+export async function patchPlant(id: bigint, patch: PlantPatch, ifMatch: EntityTagCondition | null, context: ChangeContext): Promise<Plant> {
+  if (patch.id !== undefined && patch.id !== id) {
+    throw new ApiError('validation_failed', `id: cannot change; this plant's id is ${id} (leave id out, or send ${id})`);
+  }
+  const row = await recordedChange(context, (record) =>
+    plantStore().update(
+      id,
+      (current) => {
+        if (!current) throw notFound(id);
+        checkPrecondition(current, ifMatch);
+        return { name: patch.name ?? current.name, tag: patch.tag === undefined ? current.tag : patch.tag };
+      },
+      record,
+    ),
+  );
+  return toPlant(row);
+}
+
+export async function deletePlant(id: bigint, ifMatch: EntityTagCondition | null, context: ChangeContext): Promise<void> {
+  await recordedChange(context, (record) =>
+    plantStore().delete(
+      id,
+      (current) => {
+        if (!current) throw notFound(id);
+        checkPrecondition(current, ifMatch);
+      },
+      record,
+    ),
+  );
+}
+
+/** Search filters as the API takes them: `q` a piece of the name in any case, `tag` exact. */
+export type PlantFilter = { q?: string; tag?: string };
+
+export function storeFilter(filter: PlantFilter): Pick<PlantQuery, 'folded' | 'tag'> {
+  const folded = filter.q === undefined ? '' : foldForSearch(filter.q);
+  return { folded: folded || undefined, tag: filter.tag };
 }
 
 export type PlantPage = { plants: Plant[]; nextCursor: string | null };
 
 /** Plants newest first; `nextCursor` continues where the page ends (null on the last page). */
-export async function listPlants(options: { limit: number; cursor?: string }): Promise<PlantPage> {
+export async function listPlants(options: PlantFilter & { limit: number; cursor?: string }): Promise<PlantPage> {
   const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  const rows = await plantStore().listNewestFirst({ beforeSeq: before, take: options.limit + 1 });
+  const rows = await plantStore().list({ ...storeFilter(options), order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const nextCursor = rows.length > options.limit ? encodeCursor(page[page.length - 1].seq) : null;
   return { plants: page.map(toPlant), nextCursor };
 }
 
+export type BrowsePage = { rows: PlantRow[]; olderCursor: string | null; newerCursor: string | null };
+
+/**
+ * A page of the staff catalogue: newest first, either down from `cursor` (older plants, as the
+ * API's cursor) or up from `newer` (the page before, for a "Newer" link). When fewer than a page
+ * of plants are newer, that page is the first one, shown in full.
+ */
+export async function browsePlants(options: PlantFilter & { limit: number; cursor?: string; newer?: string }): Promise<BrowsePage> {
+  const where = storeFilter(options);
+  if (options.newer !== undefined) {
+    const up = await plantStore().list({ ...where, order: 'oldest-first', afterSeq: decodeCursor(options.newer), take: options.limit + 1 });
+    if (up.length > options.limit) {
+      const rows = up.slice(0, options.limit).reverse();
+      return { rows, olderCursor: encodeCursor(rows[rows.length - 1].seq), newerCursor: encodeCursor(rows[0].seq) };
+    }
+  }
+  const before = options.newer === undefined && options.cursor !== undefined ? decodeCursor(options.cursor) : undefined;
+  const down = await plantStore().list({ ...where, order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
+  const rows = down.slice(0, options.limit);
+  return {
+    rows,
+    olderCursor: down.length > options.limit ? encodeCursor(rows[rows.length - 1].seq) : null,
+    newerCursor: before === undefined ? null : encodeCursor(rows.length ? rows[0].seq : Math.max(before - 1, 0)),
+  };
+}
+
+/**
+ * The id the add form offers: one more than the highest id in use, and at least 1. Once a plant
+ * holds int64's top id, nothing is above it, so the lowest free id from 1 up is offered instead.
+ */
+export async function nextFreeId(): Promise<bigint> {
+  const highest = await plantStore().maxId();
+  if (highest === null || highest < 1n) return 1n;
+  if (highest < INT64_MAX) return highest + 1n;
+  return plantStore().lowestFreePositiveId();
+}
+
 /** The newest plants with the time each was added, for the staff page. */
 export function recentPlants(limit: number): Promise<PlantRow[]> {
-  return plantStore().listNewestFirst({ take: limit });
+  return plantStore().list({ order: 'newest-first', take: limit });
 }

@@ -1,10 +1,38 @@
 import { z } from 'zod';
+import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from './plant';
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;
 
+const CONTROL_CHARACTER = /[\u0000-\u001f\u007f]/;
+
+/** A text filter as it arrives in a query string: trimmed, and left out when empty. */
+const filterText = (maxLength: number, description: string) =>
+  z
+    .string()
+    .transform((text) => text.trim())
+    .pipe(
+      z
+        .string()
+        .max(maxLength, { error: `must be at most ${maxLength} characters` })
+        .refine((text) => !CONTROL_CHARACTER.test(text), { error: 'must not contain control characters' }),
+    )
+    .transform((text) => text || undefined)
+    .optional()
+    .meta({ description, param: { schema: { type: 'string', maxLength } } });
+
+/** The filters of `GET /plants` and `GET /plants/export`; they combine. */
+export const PlantFilterQuery = z.object({
+  q: filterText(
+    NAME_MAX_LENGTH,
+    'Only plants whose name contains this text, ignoring case (see the README: Unicode case folding, accents significant). Empty means no filter.',
+  ),
+  tag: filterText(TAG_MAX_LENGTH, 'Only plants with exactly this tag (case-sensitive). Empty means no filter.'),
+});
+export type PlantFilterQuery = z.infer<typeof PlantFilterQuery>;
+
 /** Query parameters of `GET /plants`; they arrive as text. */
-export const ListPlantsQuery = z.object({
+export const ListPlantsQuery = PlantFilterQuery.extend({
   limit: z
     .string()
     .regex(/^\d+$/, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` })
@@ -26,7 +54,7 @@ export const ListPlantsQuery = z.object({
     .optional()
     .meta({
       description:
-        'Where the page starts: the value of `Next-Cursor` (also in the `Link: rel="next"` URL) from the previous page. Leave it out for the newest plants.',
+        'Where the page starts: the value of `Next-Cursor` (also in the `Link: rel="next"` URL) from the previous page, with the same filters. Leave it out for the newest plants.',
     }),
 });
 export type ListPlantsQuery = z.infer<typeof ListPlantsQuery>;

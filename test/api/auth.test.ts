@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_CACHE_TTL_MS, createApiToken, revokeApiToken } from '../../lib/auth/api-tokens';
+import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { db } from '../../lib/db/client';
 import { api, expectError, newToken, uniqueId, type ApiResponse } from '../support/api';
 
@@ -83,7 +84,7 @@ describe('the scheme name is case-insensitive', () => {
 
 describe('token lifecycle', () => {
   it('a new token works, records its use, and stops working once revoked (the server caches a check for at most TOKEN_CACHE_TTL_MS)', async () => {
-    const { token: secret, summary } = await createApiToken({ name: 'lifecycle' });
+    const { token: secret, summary } = await createApiToken({ name: 'lifecycle' }, OPERATOR_COMMAND);
     expect(summary.lastUsedAt).toBeNull();
     expect((await api('/plants', { method: 'POST', token: secret, body: plantBody() })).status).toBe(200);
 
@@ -92,17 +93,17 @@ describe('token lifecycle', () => {
     expect(used.hash).not.toContain(secret);
     expect(JSON.stringify(used)).not.toContain(secret.slice(12));
 
-    expect(await revokeApiToken(summary.id)).toBe(true);
+    expect(await revokeApiToken(summary.id, OPERATOR_COMMAND)).toBe(true);
     // Revoked by this process, not the server's: the server notices when its cached check lapses.
     await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_TTL_MS));
     const response = await api('/plants', { method: 'POST', token: secret, body: plantBody() });
     expectError(response, 401, 40104, 'The API token has been revoked');
     expectChallenge(response, true);
-    expect(await revokeApiToken(summary.id)).toBe(false);
+    expect(await revokeApiToken(summary.id, OPERATOR_COMMAND)).toBe(false);
   });
 
   it('an expired token is refused', async () => {
-    const { token: secret, summary } = await createApiToken({ name: 'expiring', expiresInDays: 1 });
+    const { token: secret, summary } = await createApiToken({ name: 'expiring', expiresInDays: 1 }, OPERATOR_COMMAND);
     expect((await api('/plants', { token: secret })).status).toBe(200);
     await db().apiToken.update({ where: { id: summary.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
     await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_TTL_MS));

@@ -225,8 +225,8 @@ describe('other methods', () => {
     ['PUT', '/plants', 'GET, HEAD, POST, OPTIONS'],
     ['PATCH', '/plants', 'GET, HEAD, POST, OPTIONS'],
     ['DELETE', '/plants', 'GET, HEAD, POST, OPTIONS'],
-    ['POST', '/plants/1', 'GET, HEAD, DELETE, OPTIONS'],
-    ['PUT', '/plants/1', 'GET, HEAD, DELETE, OPTIONS'],
+    ['POST', '/plants/1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
+    ['PUT', '/plants/1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
   ])('answer 405 to %s %s with Allow', async (method, path, allow) => {
     const response = await api(path, { method, token, body: '{}' });
     expectError(response, 405, 40501, new RegExp(`^${method} is not supported here`));

@@ -4,6 +4,7 @@
 // compared field by field.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BODY_LIMIT_BYTES } from '../../lib/http/body';
+import { plantEtag } from '../../lib/plants/etag';
 import { DIRECT_BODY_CAP_BYTES } from '../../server/direct-routes.mjs';
 import { createTestDatabase, testEngine, tokenIn } from '../support/database';
 import { createOn, requestOn, startServer, type RunningServer, type ServerResponse } from '../support/server';
@@ -80,6 +81,20 @@ const exchanges: [string, string, () => RequestInit, ('direct' | 'next')?][] = [
   ['an unsupported method', '/plants', () => ({ method: 'PUT', headers: bearer() })],
   ['HEAD', '/plants/2', () => ({ method: 'HEAD', headers: bearer() }), 'next'],
   ['OPTIONS', '/plants', () => ({ method: 'OPTIONS' }), 'next'],
+  // The catalogue's operations (issue 15). PATCH and conditional requests are answered directly;
+  // batch, export and next-id go to Next on both servers.
+  ['a search', '/plants?q=NUMBER%201&tag=parity&limit=5', () => ({ headers: bearer() })],
+  ['a bad search', '/plants?q=a%01b', () => ({ headers: bearer() })],
+  ['a merge patch', '/plants/3', () => ({ method: 'PATCH', headers: { ...bearer(), 'content-type': 'application/merge-patch+json' }, body: '{"tag": "patched"}' })],
+  ['a stale If-Match', '/plants/3', () => ({ method: 'PATCH', headers: { ...json(), 'if-match': '"stale"' }, body: '{"tag": null}' })],
+  ['a malformed If-Match', '/plants/3', () => ({ method: 'DELETE', headers: { ...bearer(), 'if-match': 'stale' } })],
+  ['a matching If-None-Match', '/plants/2', () => ({ headers: { ...bearer(), 'if-none-match': plantEtag({ id: 2n, name: 'Plant number 2', tag: 'parity' }) } })],
+  ['a patch of a wrong media type', '/plants/3', () => ({ method: 'PATCH', headers: { ...bearer(), 'content-type': 'text/plain' }, body: '{}' })],
+  ['a batch', '/plants/batch', () => ({ method: 'POST', headers: json(), body: '[{"id": 1, "name": "Plant number 1", "tag": "parity"}, {"id": 1, "name": "Other"}, {}]' }), 'next'],
+  ['a batch that is not an array', '/plants/batch', () => ({ method: 'POST', headers: json(), body: '{}' }), 'next'],
+  ['GET on the batch', '/plants/batch', () => ({ headers: bearer() }), 'next'],
+  ['an export', '/plants/export?q=number%205', () => ({ headers: bearer() }), 'next'],
+  ['the next free id', '/plants/next-id', () => ({ headers: bearer() }), 'next'],
 ];
 
 describe.skipIf(testEngine() !== 'sqlite')('route handlers answered directly', () => {

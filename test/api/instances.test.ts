@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, uniqueId } from '../support/api';
 import { createTestDatabase, testEngine, tokenIn, type TestDatabase } from '../support/database';
 import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, userIn } from '../support/sign-in';
 
 const LIMIT = 50;
 let database: TestDatabase;
@@ -77,5 +78,29 @@ describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL d
     const refused = responses.filter((response) => response.status !== 200);
     expect(refused).toHaveLength(60 - LIMIT);
     for (const response of refused) expectError(response, 429, 42901);
+  });
+
+  it('the sign-in throttle counts across instances: a burst of 100 split over both runs at most 5 password checks', async () => {
+    const email = `burst-${Date.now()}@example.com`;
+    const password = 'a long instances passphrase';
+    await userIn(database.url, email, password);
+    const csrf = await Promise.all(servers.map((server) => csrfOn(server)));
+    const attempt = (index: number, guess: string) => postAuth(servers[index % 2], 'callback/credentials', { email, password: guess }, { csrf: csrf[index % 2] });
+    const output = () => servers.map((server) => server.output()).join('\n');
+
+    // As in sign-in-limits.test.ts: the correct password joins the burst once it is throttled.
+    const first = Array.from({ length: 24 }, (_, index) => attempt(index, `wrong guess ${index}`));
+    let settled = 0;
+    for (const answer of first) void answer.then(() => settled++);
+    await expect
+      .poll(() => logLinesIn(output(), ['sign-in throttled'], email).length > 0 || settled === first.length, { interval: 5, timeout: 20_000 })
+      .toBe(true);
+    const correct = attempt(24, password);
+    const rest = Array.from({ length: 75 }, (_, index) => attempt(25 + index, `wrong guess ${25 + index}`));
+    await Promise.all([...first, correct, ...rest]);
+
+    expect(passwordChecksIn(output(), email)).toBeLessThanOrEqual(5);
+    expect(refusalOf(await correct)).toMatch(/^TooManyAttempts:\d+$/);
+    for (const server of servers) expect(logLinesIn(server.output(), ['sign-in throttled'], email).length).toBeGreaterThan(0);
   });
 });

@@ -1,10 +1,11 @@
 // npm run db:migrate, as an operator (or a Vercel build command) runs it.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
+import { operatorScript } from '../support/cli';
 import { createTestDatabase, testEngine } from '../support/database';
 
 function migrate(env: Record<string, string>) {
-  const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', 'scripts/db-migrate.ts'], {
+  const result = spawnSync(process.execPath, operatorScript('db-migrate'), {
     env: { ...process.env, ...env },
     encoding: 'utf8',
   });

@@ -1,6 +1,6 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
 // account, starts the server with its Node flags, serves the API, and passes SIGTERM on to it.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -46,7 +46,7 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
       const { token } = await tokenIn(databaseUrl, 'start');
       const id = uniqueId();
       expect((await createOn({ url }, token, `{"id": ${id}, "name": "Started"}`)).text).toBe(`{"id":${id},"name":"Started"}`);
-      await expect.poll(() => output).toMatch(/no staff account yet: create one with {2}npm run user -- create/);
+      await expect.poll(() => output).toMatch(/no staff account yet: create the first admin with {2}npm run user -- create/);
       expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
       expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\]/);
       expect(serverEnvironment(child.pid!).NODE_OPTIONS).toBe('--max-semi-space-size=8');
@@ -56,4 +56,19 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
     expect(await exited).toBe(143);
     expect(await fetch(`${url}/api/health`).then(() => 'answered', () => 'refused')).toBe('refused');
   }, 60_000);
+
+  it.each([
+    ['TRUST_PROXY', 'maybe', 'TRUST_PROXY must be true, false or a number of proxies, got "maybe"'],
+    ['PUBLIC_URL', 'plants.example.com/shop', 'PUBLIC_URL must be the service\'s public origin'],
+    ['AUTH_FAILURES_PER_MINUTE', 'lots', 'AUTH_FAILURES_PER_MINUTE must be a whole number'],
+  ])('refuses %s=%s before it starts anything', (name, value, message) => {
+    const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'refused.db')}`, [name]: value },
+      encoding: 'utf8',
+      // Were the value accepted, npm start would serve until stopped.
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toContain(message);
+  });
 });

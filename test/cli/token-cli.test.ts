@@ -1,19 +1,22 @@
 // The operator commands, run as an operator runs them, against the shared test database.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
 import { api, expectError } from '../support/api';
+import { operatorScript } from '../support/cli';
 
-function run(script: 'token' | 'user', ...args: string[]) {
-  const result = spawnSync(process.execPath, ['node_modules/tsx/dist/cli.mjs', `scripts/${script}.ts`, ...args], {
-    env: { ...process.env, DATABASE_URL: inject('databaseUrl') },
-    encoding: 'utf8',
+// Asynchronous on purpose: spawnSync would stall this process's event loop for as long as the
+// command runs, and a keep-alive connection the server closed meanwhile would then be reused.
+function run(script: 'token', ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, operatorScript(script, ...args), { env: { ...process.env, DATABASE_URL: inject('databaseUrl') }, encoding: 'utf8' }, (error, stdout, stderr) =>
+      resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+    );
   });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
 describe('npm run token', () => {
   it('creates a token shown once on the last line, lists it without its secret, and revokes it', async () => {
-    const created = run('token', 'create', '--name', 'ci deploy', '--expires-in', '30');
+    const created = await run('token', 'create', '--name', 'ci deploy', '--expires-in', '30');
     expect(created.status, created.stderr).toBe(0);
     const lines = created.stdout.trimEnd().split('\n');
     const token = lines.at(-1)!;
@@ -23,7 +26,7 @@ describe('npm run token', () => {
 
     expect((await api('/plants', { token })).status).toBe(200);
 
-    const listed = run('token', 'list');
+    const listed = await run('token', 'list');
     expect(listed.status).toBe(0);
     const row = listed.stdout.split('\n').find((line) => line.startsWith(id))!;
     expect(row).toContain('ci deploy');
@@ -31,52 +34,76 @@ describe('npm run token', () => {
     expect(row).toMatch(/active$/);
     expect(listed.stdout).not.toContain(token);
 
-    const revoked = run('token', 'revoke', id);
+    const revoked = await run('token', 'revoke', id);
     expect(revoked.status, revoked.stderr).toBe(0);
     expectError(await api('/plants', { token }), 401, 40104);
-    expect(run('token', 'list').stdout.split('\n').find((line) => line.startsWith(id))).toMatch(/revoked$/);
+    expect((await run('token', 'list')).stdout.split('\n').find((line) => line.startsWith(id))).toMatch(/revoked$/);
+  });
+
+  it('gives a token the scopes asked for (plants:read,plants:write by default), never beyond its owner\'s role', async () => {
+    const readOnly = await run('token', 'create', '--name', 'read only', '--scopes', 'plants:read');
+    expect(readOnly.status, readOnly.stderr).toBe(0);
+    expect(readOnly.stdout).toContain('\nScopes: plants:read\n');
+    const token = readOnly.stdout.trimEnd().split('\n').at(-1)!;
+    expect((await api('/plants', { token })).status).toBe(200);
+    expectError(await api('/plants', { method: 'POST', token, body: '{"id": 1, "name": "No"}' }), 403, 40301);
+
+    const everything = await run('token', 'create', '--name', 'operator', '--scopes', 'plants:read, plants:write,webhooks:manage,audit:read');
+    expect(everything.stdout).toContain('\nScopes: plants:read,plants:write,webhooks:manage,audit:read\n');
+    const listed = (await run('token', 'list')).stdout.split('\n');
+    expect(listed[0]).toMatch(/^ID\s+NAME\s+PREFIX\s+SCOPES\s+OWNER\s+CREATED/);
+    expect(listed.find((line) => line.includes('read only'))).toMatch(/\splants:read\s+-\s/);
+
+    const { newAccount } = await import('../support/accounts');
+    const staff = await newAccount('staff', 'token-cli');
+    const beyond = await run('token', 'create', '--name', 'too much', '--user', staff.email, '--scopes', 'audit:read');
+    expect(beyond.status).toBe(2);
+    expect(beyond.stderr).toContain("error: --scopes: A staff account's token cannot have audit:read");
+  });
+
+  it('refuses a name with control characters, and escapes any it finds stored when it lists', async () => {
+    const refused = await run('token', 'create', '--name', 'deploy\u001b[2J\u001b[H');
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain('error: --name must not contain control characters');
+
+    // A name stored before the rule existed is printed with its control characters escaped.
+    const created = await run('token', 'create', '--name', 'escaped later');
+    const id = /Created API token (tok_\w+)/.exec(created.stdout)![1];
+    const { db } = await import('../../lib/db/client');
+    await db().apiToken.update({ where: { id }, data: { name: 'rewrite\u001b[2J\u001b[1;1Hme\u009b31m' } });
+    const listed = await run('token', 'list');
+    const row = listed.stdout.split('\n').find((line) => line.startsWith(id))!;
+    expect(row).toContain('rewrite\\u001b[2J\\u001b[1;1Hme\\u009b31m');
+    expect(listed.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+
+  it('logs creation and revocation as JSON lines on stderr, never the token', async () => {
+    const created = await run('token', 'create', '--name', 'logged');
+    const token = created.stdout.trimEnd().split('\n').at(-1)!;
+    const id = /Created API token (tok_\w+)/.exec(created.stdout)![1];
+    const revoked = await run('token', 'revoke', id);
+    const lines = [created.stderr, revoked.stderr].join('').trim().split('\n').map((line) => JSON.parse(line));
+    expect(lines).toEqual([
+      expect.objectContaining({ level: 'info', msg: 'api token created', tokenId: id, name: 'logged' }),
+      expect.objectContaining({ level: 'info', msg: 'api token revoked', tokenId: id, revokedBy: null }),
+    ]);
+    expect(created.stderr + revoked.stderr).not.toContain(token.slice(4));
   });
 
   it.each([
     [['create'], 2, '--name is required'],
+    [['create', '--name', 'x', '--scopes', 'plants:read,plants:admin'], 2, '--scopes: unknown scope plants:admin'],
+    [['create', '--name', 'x', '--scopes', ','], 2, '--scopes needs at least one scope'],
     [['create', '--name', 'x', '--expires-in', 'soon'], 2, '--expires-in must be a whole number of days'],
     [['create', '--name', 'x', '--user', 'nobody@example.com'], 1, 'No staff account has the email nobody@example.com'],
     [['revoke', 'tok_doesnotexist'], 1, 'No active API token has the ID tok_doesnotexist'],
     [['revoke'], 2, 'revoke takes one token ID'],
     [['frobnicate'], 2, 'unknown command "frobnicate"'],
     [[], 2, 'a command is required'],
-  ])('token %j fails clearly on stderr with exit %i', (args, status, message) => {
-    const result = run('token', ...args);
+  ])('token %j fails clearly on stderr with exit %i', async (args, status, message) => {
+    const result = await run('token', ...args);
     expect(result.status).toBe(status);
     expect(result.stderr).toContain(`error: ${message}`);
     expect(result.stdout).toBe('');
-  });
-});
-
-describe('npm run user', () => {
-  it('creates a staff account with a memory-hard hash, and refuses a duplicate', async () => {
-    const email = `staff-${Date.now()}@example.com`;
-    const created = run('user', 'create', '--email', email, '--password', 'correct horse battery');
-    expect(created.status, created.stderr).toBe(0);
-    expect(created.stdout).toContain(`Created staff account ${email}`);
-
-    const { db } = await import('../../lib/db/client');
-    const user = await db().user.findUniqueOrThrow({ where: { email } });
-    expect(user.passwordHash).toMatch(/^scrypt\$32768\$8\$1\$/);
-    expect(user.passwordHash).not.toContain('correct horse');
-
-    const again = run('user', 'create', '--email', email.toUpperCase(), '--password', 'another password');
-    expect(again.status).toBe(1);
-    expect(again.stderr).toContain('already exists');
-  });
-
-  it.each([
-    [['create', '--email', 'not-an-email', '--password', 'long enough'], '--email must be an email address'],
-    [['create', '--email', 'a@example.com', '--password', 'short'], '--password must be at least 8 characters'],
-    [['create', '--password', 'long enough'], '--email is required'],
-  ])('user %j is refused with exit 2', (args, message) => {
-    const result = run('user', ...args);
-    expect(result.status).toBe(2);
-    expect(result.stderr).toContain(`error: ${message}`);
   });
 });

@@ -1,6 +1,7 @@
 // Talking to the test server the way a client would: raw HTTP, raw JSON text.
 import { randomBytes } from 'node:crypto';
 import { expect, inject } from 'vitest';
+import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/api-tokens';
 
 export type ApiResponse = { status: number; headers: Headers; text: string; body: unknown };
@@ -33,7 +34,7 @@ export async function api(
 
 /** A fresh API token, made the way the CLI makes them. */
 export async function newToken(name = 'test'): Promise<string> {
-  return (await createApiToken({ name })).token;
+  return (await createApiToken({ name }, OPERATOR_COMMAND)).token;
 }
 
 /** A random positive id in the int64 range, above 2^53 so precision loss would show. */

@@ -5,6 +5,7 @@ import pg from 'pg';
 import { applyMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase } from '../../lib/db/temporary-database';
 import { sqliteFilePath, type DatabaseEngine } from '../../lib/db/url';
+import { operatorScript } from './cli';
 
 export type TestDatabase = {
   engine: DatabaseEngine;
@@ -34,7 +35,8 @@ export async function createTestDatabase(engine: DatabaseEngine = testEngine()):
   return { engine, url: database.url, execute: (sql) => executeOn(engine, database.url, sql), remove: database.drop };
 }
 
-async function executeOn(engine: DatabaseEngine, url: string, sql: string): Promise<unknown[]> {
+/** Runs raw SQL on any database of the engine under test (one the test made itself, say). */
+export async function executeOn(engine: DatabaseEngine, url: string, sql: string): Promise<unknown[]> {
   if (engine === 'sqlite') {
     const connection = new Database(sqliteFilePath(url));
     try {
@@ -60,7 +62,7 @@ export async function tokenIn(url: string, name = 'test'): Promise<{ id: string;
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(
       process.execPath,
-      ['node_modules/tsx/dist/cli.mjs', 'scripts/token.ts', 'create', '--name', name],
+      operatorScript('token', 'create', '--name', name),
       { env: { ...process.env, DATABASE_URL: url } },
       (error, out, err) => (error ? reject(new Error(`npm run token failed: ${err}`)) : resolve(out)),
     ),
@@ -69,4 +71,18 @@ export async function tokenIn(url: string, name = 'test'): Promise<{ id: string;
   const token = stdout.trim().split('\n').at(-1)!;
   if (!id || !token.startsWith('pst_')) throw new Error(`unexpected npm run token output:\n${stdout}`);
   return { id, token };
+}
+
+/** Runs `work` with this process's lib/db pointed at another database, then back at its own. */
+export async function usingDatabase<T>(url: string, work: () => Promise<T>): Promise<T> {
+  const { closeDb } = await import('../../lib/db/client');
+  const previous = process.env.DATABASE_URL;
+  await closeDb();
+  process.env.DATABASE_URL = url;
+  try {
+    return await work();
+  } finally {
+    await closeDb();
+    process.env.DATABASE_URL = previous;
+  }
 }

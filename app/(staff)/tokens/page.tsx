@@ -1,21 +1,26 @@
 import type { Metadata } from 'next';
 import { TokenManager } from '@/components/token-manager';
 import { listApiTokens } from '@/lib/auth/api-tokens';
+import { ROLE_SCOPES } from '@/lib/auth/scopes';
 import { requireStaff } from '@/lib/auth/staff';
 
 export const metadata: Metadata = { title: 'API tokens · Plant Store' };
 
 export default async function TokensPage() {
   const staff = await requireStaff('/tokens');
-  const tokens = await listApiTokens({ createdById: staff.id });
+  // Admins see and may revoke everyone's tokens; staff their own.
+  const everyone = staff.role === 'admin';
+  const tokens = await listApiTokens(everyone ? {} : { createdById: staff.id });
   const rows = tokens.map((token) => ({
     id: token.id,
     name: token.name,
     prefix: token.prefix,
+    scopes: token.scopes,
+    owner: everyone ? token.ownerEmail : undefined,
     createdAt: token.createdAt.toISOString(),
     lastUsedAt: token.lastUsedAt?.toISOString() ?? null,
     expiresAt: token.expiresAt?.toISOString() ?? null,
     revokedAt: token.revokedAt?.toISOString() ?? null,
   }));
-  return <TokenManager tokens={rows} />;
+  return <TokenManager tokens={rows} scopes={ROLE_SCOPES[staff.role]} everyone={everyone} />;
 }

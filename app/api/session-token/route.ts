@@ -9,7 +9,7 @@ import { methodNotAllowed, withoutAuth } from '@/lib/http/route';
 export const POST = withoutAuth(async () => {
   const staff = await currentStaff();
   if (!staff) throw new ApiError('missing_token', 'Sign in first: there is no staff session');
-  return json(await issueSessionToken(staff.id), { headers: { 'cache-control': 'no-store' } });
+  return json(await issueSessionToken(staff), { headers: { 'cache-control': 'no-store' } });
 });
 
 export const GET = methodNotAllowed(['POST']);

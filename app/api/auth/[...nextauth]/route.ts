@@ -1,8 +1,3 @@
-import NextAuth from 'next-auth';
-import { authOptions } from '@/lib/auth/next-auth';
+import { handleAuthRequest } from '@/lib/auth/next-auth-route';
 
-type Context = { params: Promise<{ nextauth: string[] }> };
-
-const handler = (request: Request, context: Context) => NextAuth(request as never, context as never, authOptions());
-
-export { handler as GET, handler as POST };
+export { handleAuthRequest as GET, handleAuthRequest as POST };

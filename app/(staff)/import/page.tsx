@@ -1,0 +1,11 @@
+import type { Metadata } from 'next';
+import { ImportPlants } from '@/components/import/import-plants';
+import { issueSessionToken } from '@/lib/auth/session-token';
+import { requireStaff } from '@/lib/auth/staff';
+
+export const metadata: Metadata = { title: 'Import · Plant Store' };
+
+export default async function ImportPage() {
+  const staff = await requireStaff('/import');
+  return <ImportPlants sessionToken={await issueSessionToken(staff)} />;
+}

@@ -1,0 +1,19 @@
+import type { Metadata } from 'next';
+import { StaffManager } from '@/components/staff-manager';
+import { requireAdmin } from '@/lib/auth/staff';
+import { listAccounts } from '@/lib/auth/users';
+
+export const metadata: Metadata = { title: 'Staff · Plant Store' };
+
+export default async function StaffPage() {
+  const admin = await requireAdmin('/staff');
+  const accounts = (await listAccounts()).map((account) => ({
+    id: account.id,
+    email: account.email,
+    role: account.role,
+    disabled: account.disabled,
+    hasPassword: account.hasPassword,
+    lastSignInAt: account.lastSignInAt?.toISOString() ?? null,
+  }));
+  return <StaffManager accounts={accounts} me={admin.id} />;
+}

@@ -1,0 +1,37 @@
+import type { Metadata } from 'next';
+import { WebhookManager, type EndpointView } from '@/components/webhook-manager';
+import { requireAdmin } from '@/lib/auth/staff';
+import { listWebhookEndpoints, recentDeliveries } from '@/lib/webhooks/endpoints';
+import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';
+
+export const metadata: Metadata = { title: 'Webhooks · Plant Store' };
+
+const RECENT_DELIVERIES = 20;
+
+export default async function WebhooksPage() {
+  await requireAdmin('/webhooks');
+  const endpoints = await listWebhookEndpoints();
+  const views: EndpointView[] = await Promise.all(
+    endpoints.map(async (endpoint) => ({
+      id: endpoint.id,
+      url: endpoint.url,
+      events: endpoint.events,
+      enabled: endpoint.enabled,
+      createdAt: endpoint.createdAt.toISOString(),
+      deliveries: (await recentDeliveries(endpoint.id, RECENT_DELIVERIES)).map((delivery) => ({
+        id: delivery.id,
+        eventType: delivery.eventType,
+        messageId: delivery.messageId,
+        plantId: delivery.plantId?.toString() ?? null,
+        status: delivery.status,
+        attempts: delivery.attempts,
+        lastStatusCode: delivery.lastStatusCode,
+        lastDurationMs: delivery.lastDurationMs,
+        lastError: delivery.lastError,
+        lastAttemptAt: delivery.lastAttemptAt?.toISOString() ?? null,
+        nextAttemptAt: delivery.nextAttemptAt?.toISOString() ?? null,
+      })),
+    })),
+  );
+  return <WebhookManager endpoints={views} eventTypes={[...WEBHOOK_EVENT_TYPES]} />;
+}

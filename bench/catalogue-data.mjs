@@ -1,0 +1,49 @@
+// A store-sized catalogue for the benchmarks: deterministic plant names and tags, the way a plant
+// shop's list reads (genus, species, sometimes a cultivar in quotes), with some non-ASCII names.
+const GENERA = [
+  'Monstera', 'Philodendron', 'Ficus', 'Calathea', 'Alocasia', 'Anthurium', 'Pothos', 'Begonia', 'Peperomia', 'Hoya',
+  'Aloe', 'Echeveria', 'Haworthia', 'Crassula', 'Sansevieria', 'Dracaena', 'Maranta', 'Pilea', 'Aglaonema', 'Syngonium',
+  'Nephrolepis', 'Asplenium', 'Platycerium', 'Tillandsia', 'Opuntia', 'Mammillaria', 'Euphorbia', 'Schefflera', 'Zamioculcas', 'Spathiphyllum',
+];
+const SPECIES = [
+  'deliciosa', 'adansonii', 'lyrata', 'elastica', 'orbifolia', 'zebrina', 'clarinervium', 'scandens', 'rex', 'obtusifolia',
+  'vera', 'elegans', 'fasciata', 'ovata', 'trifasciata', 'marginata', 'leuconeura', 'peperomioides', 'commutatum', 'podophyllum',
+  'exaltata', 'nidus', 'bifurcatum', 'ionantha', 'microdasys', 'elongata', 'milii', 'arboricola', 'zamiifolia', 'wallisii',
+];
+const CULTIVARS = ['Thai Constellation', 'Pink Princess', 'Variegata', 'Marble Queen', 'Silver Dragon', 'Lemon Lime', 'Black Gold', 'Compacta', 'Moonlight', 'Albo'];
+const EXTRA = ['Φίκος λυράτα', 'Straußenfarn', 'Glücksfeder', 'Pfeilblatt Überraschung', 'Grünlilie', 'Кактус', '榕树', 'Çiçek', 'Œillet', 'Île verte'];
+export const TAGS = ['aroid', 'succulent', 'fern', 'cactus', 'bromeliad', 'palm', 'orchid', 'herb', 'tree', 'trailing', 'flowering', 'foliage'];
+
+/** The plant number `index` (0-based) of the generated catalogue. */
+export function catalogueName(index) {
+  const genus = GENERA[index % GENERA.length];
+  const species = SPECIES[Math.floor(index / GENERA.length) % SPECIES.length];
+  if (index % 97 === 0) return `${EXTRA[(index / 97) % EXTRA.length]} ${index}`;
+  const cultivar = index % 3 === 0 ? ` '${CULTIVARS[Math.floor(index / 7) % CULTIVARS.length]}'` : '';
+  return `${genus} ${species}${cultivar} #${index}`;
+}
+
+export function catalogueTag(index) {
+  return index % 11 === 0 ? undefined : TAGS[(index * 7) % TAGS.length];
+}
+
+/**
+ * Searches as staff type them, each with how often it comes: common and rare pieces of names,
+ * a word, one or two letters, a tag, a tag with a name, a cultivar, non-ASCII text in another
+ * case, and text no plant has.
+ */
+export const SEARCHES = [
+  { label: 'common word (q=monstera)', query: 'q=monstera' },
+  { label: 'species (q=deliciosa)', query: 'q=deliciosa' },
+  { label: 'three letters (q=phi)', query: 'q=phi' },
+  { label: 'rare piece (q=99999)', query: 'q=%2399999' },
+  { label: 'cultivar, other case (q=PINK PRINCESS)', query: 'q=PINK%20PRINCESS' },
+  { label: 'non-ASCII, other case (q=STRAUSS)', query: 'q=STRAUSS' },
+  { label: 'non-ASCII (q=ΛΥΡΆΤΑ)', query: `q=${encodeURIComponent('ΛΥΡΆΤΑ')}` },
+  { label: 'no match (q=zzyzx)', query: 'q=zzyzx' },
+  { label: 'one letter (q=a)', query: 'q=a' },
+  { label: 'two rare letters (q=qx)', query: 'q=qx' },
+  { label: 'tag (tag=fern)', query: 'tag=fern' },
+  { label: 'tag and name (tag=aroid&q=var)', query: 'tag=aroid&q=var' },
+  { label: 'tag and rare name (tag=cactus&q=zzyzx)', query: 'tag=cactus&q=zzyzx' },
+];

@@ -1,0 +1,188 @@
+// npm run bench:catalogue (and the `catalogue` target of npm run bench): the catalogue's figures on
+// a store of 100,000 plants, on SQLite and on PostgreSQL, each through the production server:
+//
+//   batch    POST /plants/batch, 1000 plants a request: plants stored per second, with one client
+//            (as the import page sends) and with two at once
+//   search   GET /plants with q and tag, a mix of searches (bench/catalogue-data.mjs), each as
+//            frequent as the others, at 8 connections: p50 and p99, of the mix and of each search
+//   export   GET /plants/export of all 100,000: time, and the server's RSS before and at its peak
+//
+// Needs a build (npm run build) and, for PostgreSQL, TEST_DATABASE_URL's server (default
+// postgresql://postgres@127.0.0.1:5432/test). Databases are made for the run and dropped after it.
+// Options: --engine sqlite|postgresql (default both), --duration S (search load, default 10),
+// --plants N (default 100000), --json FILE (write the figures there too).
+import { readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import { parseArgs } from 'node:util';
+import type { DatabaseEngine } from '../lib/db/url';
+import { createTestDatabase, executeOn, tokenIn } from '../test/support/database';
+import { startServer, type RunningServer } from '../test/support/server';
+import { SEARCHES, catalogueName, catalogueTag } from './catalogue-data.mjs';
+
+const { values } = parseArgs({
+  options: {
+    engine: { type: 'string', multiple: true },
+    duration: { type: 'string', default: '10' },
+    plants: { type: 'string', default: '100000' },
+    json: { type: 'string' },
+  },
+});
+const engines = (values.engine?.flatMap((engine) => engine.split(',')) ?? ['sqlite', 'postgresql']) as DatabaseEngine[];
+const DURATION_S = Number(values.duration);
+const PLANTS = Number(values.plants);
+const BATCH = 1000;
+const SEARCH_CONNECTIONS = 8;
+const say = (line: string) => process.stdout.write(`[bench:catalogue] ${line}\n`);
+
+const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+
+/** Batch bodies of 1000 plants each, written before the clock starts; ids above 2^53. */
+function batchBodies(from: number, to: number): string[] {
+  const bodies: string[] = [];
+  for (let start = from; start < to; start += BATCH) {
+    const items: string[] = [];
+    for (let index = start; index < Math.min(to, start + BATCH); index++) {
+      const tag = catalogueTag(index);
+      items.push(`{"id":${2n ** 53n + BigInt(index)},"name":${JSON.stringify(catalogueName(index))}${tag ? `,"tag":"${tag}"` : ''}}`);
+    }
+    bodies.push(`[${items.join(',')}]`);
+  }
+  return bodies;
+}
+
+/** Sends the bodies with `clients` requests in flight; resolves to plants stored per second. */
+async function load(server: RunningServer, token: string, bodies: string[], clients: number): Promise<number> {
+  let next = 0;
+  let stored = 0;
+  const started = performance.now();
+  const client = async () => {
+    while (next < bodies.length) {
+      const body = bodies[next++];
+      const response = await fetch(`${server.url}/plants/batch`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body,
+      });
+      const text = await response.text();
+      if (!response.ok || /"status":(400|409)/.test(text)) throw new Error(`batch answered ${response.status}: ${text.slice(0, 300)}`);
+      stored += (text.match(/"created":true/g) ?? []).length;
+    }
+  };
+  await Promise.all(Array.from({ length: clients }, client));
+  return stored / ((performance.now() - started) / 1000);
+}
+
+type SearchFigures = { label: string; requests: number; p50: number; p99: number; max: number; found: number };
+
+const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
+
+function figuresOf(label: string, took: number[], found: number): SearchFigures {
+  const sorted = [...took].sort((a, b) => a - b);
+  return { label, requests: sorted.length, p50: percentile(sorted, 0.5), p99: percentile(sorted, 0.99), max: sorted[sorted.length - 1] ?? 0, found };
+}
+
+/**
+ * The search mix at SEARCH_CONNECTIONS connections for `seconds`: each connection sends the next
+ * search of the list as soon as its last one is answered, so every search is as frequent as the
+ * others. Latency is taken per request, so it is known per search as well as for the mix.
+ */
+async function searchLoad(server: RunningServer, token: string, seconds: number) {
+  const took = SEARCHES.map(() => [] as number[]);
+  const found = SEARCHES.map(() => 0);
+  let failed = 0;
+  let turn = 0;
+  const until = performance.now() + seconds * 1000;
+  const connection = async () => {
+    while (performance.now() < until) {
+      const kind = turn++ % SEARCHES.length;
+      const started = performance.now();
+      const response = await fetch(`${server.url}/plants?${SEARCHES[kind].query}`, { headers: { authorization: `Bearer ${token}` } });
+      const text = await response.text();
+      took[kind].push(performance.now() - started);
+      if (response.ok) found[kind] = (text.match(/"id":/g) ?? []).length;
+      else failed++;
+    }
+  };
+  const started = performance.now();
+  await Promise.all(Array.from({ length: SEARCH_CONNECTIONS }, connection));
+  const all = figuresOf('mix', took.flat(), 0);
+  return {
+    ...all,
+    reqPerSec: all.requests / ((performance.now() - started) / 1000),
+    failed,
+    each: SEARCHES.map((search, kind) => figuresOf(search.label, took[kind], found[kind])),
+  };
+}
+
+async function exportAll(server: RunningServer, token: string) {
+  const pid = server.child.pid!;
+  const before = rssMb(pid);
+  let peak = before;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(pid))), 50);
+  const started = performance.now();
+  const response = await fetch(`${server.url}/plants/export`, { headers: { authorization: `Bearer ${token}`, 'accept-encoding': 'identity' } });
+  let bytes = 0;
+  let rows = 0;
+  for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+    bytes += chunk.byteLength;
+    for (const byte of chunk) if (byte === 10) rows++;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  clearInterval(sampler);
+  return { rows: rows - 1, megabytes: bytes / 2 ** 20, seconds, rssBeforeMb: before, rssPeakMb: Math.max(peak, rssMb(pid)) };
+}
+
+async function run(engine: DatabaseEngine) {
+  say(`${engine}: a fresh database and the production server`);
+  const database = await createTestDatabase(engine);
+  let server: RunningServer | undefined;
+  try {
+    const { token } = await tokenIn(database.url, 'bench-catalogue');
+    server = await startServer({ databaseUrl: database.url, env: { RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000' } });
+    const half = Math.floor(PLANTS / 2 / BATCH) * BATCH;
+    say(`${engine}: storing ${PLANTS} plants through POST /plants/batch`);
+    const batchOneClient = await load(server, token, batchBodies(0, half), 1);
+    const batchTwoClients = await load(server, token, batchBodies(half, PLANTS), 2);
+    say(`${engine}: batch ${Math.round(batchOneClient)} plants/s (1 client), ${Math.round(batchTwoClients)} plants/s (2 clients)`);
+    // PostgreSQL plans a search by its statistics of the table, which autovacuum refreshes within a
+    // minute or so of a bulk load; the measurement starts from what a store in use has.
+    if (engine === 'postgresql') await executeOn(engine, database.url, 'ANALYZE "Plant"');
+
+    say(`${engine}: search mix at ${SEARCH_CONNECTIONS} connections, ${DURATION_S} s after a 3 s warm-up`);
+    await searchLoad(server, token, 3);
+    const search = await searchLoad(server, token, DURATION_S);
+    say(`${engine}: search p50 ${search.p50.toFixed(1)} ms, p99 ${search.p99.toFixed(1)} ms, ${Math.round(search.reqPerSec)} req/s, ${search.failed} failed`);
+
+    say(`${engine}: exporting every plant`);
+    const exported = await exportAll(server, token);
+    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients }, search, exported };
+  } finally {
+    await server?.stop();
+    await database.remove();
+  }
+}
+
+const results = [];
+for (const engine of engines) results.push(await run(engine));
+
+const lines = [
+  '',
+  `Catalogue on ${PLANTS.toLocaleString('en-US')} plants, production server, ${new Date().toISOString()}`,
+  `machine: ${os.cpus()[0]?.model?.trim()} x ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`,
+  '',
+  'engine       batch plants/s (1 client / 2)   search p50 / p99 ms (8 conn.)   search req/s   export 100k: s, MB, server RSS before → peak',
+];
+for (const result of results) {
+  lines.push(
+    `${result.engine.padEnd(12)} ${`${Math.round(result.batch.oneClient)} / ${Math.round(result.batch.twoClients)}`.padEnd(32)} ${`${result.search.p50.toFixed(1)} / ${result.search.p99.toFixed(1)}${result.search.failed ? ` (${result.search.failed} failed)` : ''}`.padEnd(31)} ${Math.round(result.search.reqPerSec).toString().padEnd(14)} ${result.exported.seconds.toFixed(2)} s, ${result.exported.megabytes.toFixed(1)} MB, ${result.exported.rssBeforeMb.toFixed(0)} → ${result.exported.rssPeakMb.toFixed(0)} MB`,
+  );
+}
+for (const result of results) {
+  lines.push('', `${result.engine}: each search within the mix (ms, p50 / p99; requests; plants on the page)`);
+  for (const figure of result.search.each) {
+    lines.push(`  ${figure.label.padEnd(44)} ${figure.p50.toFixed(1).padStart(6)} / ${figure.p99.toFixed(1).padStart(6)}   ${String(figure.requests).padStart(5)}   ${figure.found}`);
+  }
+}
+process.stdout.write(`${lines.join('\n')}\n`);
+if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
+if (results.some((result) => result.search.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;

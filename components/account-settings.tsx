@@ -1,0 +1,106 @@
+'use client';
+import { useActionState, useState, useTransition } from 'react';
+import { changePasswordAction, signOutEverywhereAction, type ChangePasswordState } from '@/app/(staff)/account/actions';
+
+const SIGN_IN_AGAIN = `/login?callbackUrl=${encodeURIComponent('/account')}`;
+const AFTER_SIGN_OUT = '/login';
+
+function ChangePassword({ minLength }: { minLength: number }) {
+  const [state, change, changing] = useActionState<ChangePasswordState, FormData>(changePasswordAction, { kind: 'idle' });
+  if (state.kind === 'changed') {
+    return (
+      <div className="notice success" role="status">
+        <p>Password changed. Every session of your account has ended, this one too.</p>
+        <p>
+          <a href={SIGN_IN_AGAIN}>Sign in with your new password</a>
+        </p>
+      </div>
+    );
+  }
+  return (
+    <form action={change}>
+      <div className="field">
+        <label htmlFor="current-password">Current password</label>
+        <input id="current-password" name="currentPassword" type="password" autoComplete="current-password" required />
+      </div>
+      <div className="field">
+        <label htmlFor="new-password">New password</label>
+        <input
+          id="new-password"
+          name="newPassword"
+          type="password"
+          autoComplete="new-password"
+          required
+          aria-describedby="new-password-hint"
+        />
+        <p id="new-password-hint" className="hint">
+          At least {minLength} characters. Common passwords are refused; a few unrelated words make a good one.
+        </p>
+      </div>
+      <div className="actions">
+        <button type="submit" disabled={changing}>
+          {changing ? 'Changing…' : 'Change password'}
+        </button>
+      </div>
+      <div className="notice-area">
+        <p role="alert" className={state.kind === 'error' ? 'notice error' : 'notice'}>
+          {state.kind === 'error' ? state.message : ''}
+        </p>
+      </div>
+    </form>
+  );
+}
+
+function SignOutEverywhere() {
+  const [message, setMessage] = useState('');
+  const [pending, startTransition] = useTransition();
+  return (
+    <>
+      <button
+        type="button"
+        className="secondary"
+        disabled={pending}
+        onClick={() =>
+          startTransition(async () => {
+            const outcome = await signOutEverywhereAction();
+            // A full load on purpose, as after signing out: the client router's cache still holds
+            // signed-in pages.
+            // eslint-disable-next-line @next/next/no-location-assign-relative-destination
+            if (outcome.ok) window.location.assign(AFTER_SIGN_OUT);
+            else setMessage(outcome.message ?? 'That did not work. Reload the page and try again.');
+          })
+        }
+      >
+        Sign out everywhere
+      </button>
+      {message && (
+        <p role="alert" className="notice error">
+          {message}
+        </p>
+      )}
+    </>
+  );
+}
+
+export function AccountSettings({ email, role, minLength }: { email: string; role: string; minLength: number }) {
+  return (
+    <>
+      <section className="card" aria-labelledby="account-heading">
+        <h1 id="account-heading">Your account</h1>
+        <p>
+          Signed in as <strong>{email}</strong> ({role}).
+        </p>
+        <h2 id="password-heading">Change password</h2>
+        <ChangePassword minLength={minLength} />
+      </section>
+      <section className="card" aria-labelledby="everywhere-heading">
+        <h2 id="everywhere-heading">Sign out everywhere</h2>
+        <p className="muted">
+          Ends every session of your account, on every device, this one too, and the pages&apos; API access with them.
+          Your API tokens keep working: revoke them on the API tokens page.
+        </p>
+        <SignOutEverywhere />
+      </section>
+    </>
+  );
+}

@@ -1,0 +1,157 @@
+'use client';
+import { useActionState, useState } from 'react';
+import {
+  addStaffMemberAction,
+  disableAccountAction,
+  enableAccountAction,
+  resetPasswordAction,
+  setRoleAction,
+  type AddStaffState,
+} from '@/app/(staff)/staff/actions';
+import { ROLE_LABELS, ROLES, type Role } from '@/lib/auth/scopes';
+import { ConfirmAction } from './confirm-action';
+import { OneTimeLink } from './one-time-link';
+import { Timestamp } from './timestamp';
+
+export type StaffRow = {
+  id: string;
+  email: string;
+  role: Role;
+  disabled: boolean;
+  hasPassword: boolean;
+  lastSignInAt: string | null;
+};
+
+function statusOf(row: StaffRow): string {
+  if (row.disabled) return 'Disabled';
+  return row.hasPassword ? 'Active' : 'Waiting for a password';
+}
+
+function RowActions({ row, onLink }: { row: StaffRow; onLink: (email: string, path: string) => void }) {
+  const otherRole: Role = row.role === 'admin' ? 'staff' : 'admin';
+  return (
+    <div className="row-actions">
+      {row.disabled ? (
+        <ConfirmAction
+          label="Enable"
+          name={`Enable ${row.email}`}
+          question={`Enable ${row.email}? They can sign in again, and their API tokens work again.`}
+          confirmLabel="Yes, enable"
+          onConfirm={() => enableAccountAction(row.id)}
+        />
+      ) : (
+        <ConfirmAction
+          label="Disable"
+          name={`Disable ${row.email}`}
+          question={`Disable ${row.email}? They are signed out at once and their API tokens stop working.`}
+          confirmLabel="Yes, disable"
+          danger
+          onConfirm={() => disableAccountAction(row.id)}
+        />
+      )}
+      <ConfirmAction
+        label="Reset password"
+        name={`Reset password of ${row.email}`}
+        question={`Reset ${row.email}'s password? The current one stops working and they are signed out; you get a new link to hand over.`}
+        confirmLabel="Yes, reset"
+        danger
+        onConfirm={async () => {
+          const outcome = await resetPasswordAction(row.id);
+          if (outcome.linkPath) onLink(row.email, outcome.linkPath);
+          return outcome;
+        }}
+      />
+      <ConfirmAction
+        label="Change role"
+        name={`Change role of ${row.email}`}
+        question={`Make ${row.email} ${otherRole === 'admin' ? 'an admin' : 'staff'}? They are signed out, and sign in again with the new role.`}
+        confirmLabel={`Yes, make ${otherRole === 'admin' ? 'admin' : 'staff'}`}
+        onConfirm={() => setRoleAction(row.id, otherRole)}
+      />
+    </div>
+  );
+}
+
+export function StaffManager({ accounts, me }: { accounts: StaffRow[]; me: string }) {
+  const [state, add, adding] = useActionState<AddStaffState, FormData>(addStaffMemberAction, { kind: 'idle' });
+  const [reset, setReset] = useState<{ email: string; path: string } | null>(null);
+
+  return (
+    <>
+      <section className="card" aria-labelledby="add-staff-heading">
+        <h1 id="add-staff-heading">Staff</h1>
+        <p className="muted">
+          Admins manage accounts, webhooks and every API token; staff keep the catalogue and their own tokens. A new member
+          gets a one-time link to set their password: there is no email, so hand it over yourself.
+        </p>
+        <form action={add} className="inline-form">
+          <div className="field">
+            <label htmlFor="staff-email">Email</label>
+            <input id="staff-email" name="email" type="email" required maxLength={254} autoComplete="off" />
+          </div>
+          <div className="field">
+            <label htmlFor="staff-role">Role</label>
+            <select id="staff-role" name="role" defaultValue="staff">
+              {ROLES.map((role) => (
+                <option key={role} value={role}>
+                  {ROLE_LABELS[role]}
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="actions">
+            <button type="submit" disabled={adding}>
+              {adding ? 'Adding…' : 'Add staff member'}
+            </button>
+          </div>
+        </form>
+        {state.kind === 'created' && (
+          <OneTimeLink key={state.linkPath} email={state.email} path={state.linkPath} intro={`Account for ${state.email} created.`} />
+        )}
+        {state.kind === 'error' && (
+          <p role="alert" className="notice error">
+            {state.message}
+          </p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="accounts-heading">
+        <h2 id="accounts-heading">Accounts</h2>
+        {reset && <OneTimeLink key={reset.path} email={reset.email} path={reset.path} intro={`Password of ${reset.email} reset.`} />}
+        <div className="table-scroll">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last sign-in</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.map((row) => (
+                <tr key={row.id}>
+                  <td>
+                    {row.email}
+                    {row.id === me && <span className="muted"> (you)</span>}
+                  </td>
+                  <td>{ROLE_LABELS[row.role]}</td>
+                  <td>{statusOf(row)}</td>
+                  <td>
+                    <Timestamp iso={row.lastSignInAt} none="never" />
+                  </td>
+                  <td>
+                    <RowActions row={row} onLink={(email, path) => setReset({ email, path })} />
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </section>
+    </>
+  );
+}

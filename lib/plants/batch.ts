@@ -1,0 +1,64 @@
+// POST /plants/batch: many NewPlants in one request, each decided as POST /plants would decide it,
+// in order, so an id that comes twice is settled by the first (see the README: the second is a
+// retry when its content is the same, a conflict when not).
+import 'server-only';
+import * as z from 'zod/mini';
+import { describeJson } from '../http/body';
+import { ApiError, ERROR_CATALOGUE } from '../http/errors';
+import { describeIssues } from '../http/validation';
+import type { BatchItemResult } from '../schemas/batch';
+import { NewPlant } from '../schemas/plant';
+import type { ChangeContext } from '../audit/context';
+import { recordedChange, settleCreate } from './service';
+import { plantStore } from './store';
+
+/**
+ * Items per transaction. One transaction for a chunk costs one commit instead of one per plant;
+ * chunks keep each transaction, which holds SQLite's write lock (and, there, the event loop), short.
+ */
+export const BATCH_CHUNK_SIZE = 250;
+
+const failure = (index: number, error: ApiError): BatchItemResult => ({
+  index,
+  status: error.status as 400 | 409,
+  error: { error: error.code, message: error.message },
+});
+
+function invalid(index: number, message: string): BatchItemResult {
+  const { code, status } = ERROR_CATALOGUE.validation_failed;
+  return { index, status: status as 400, error: { error: code, message } };
+}
+
+/** Creates each item in order; resolves to one result per item, in the order of `items`. */
+export async function createPlants(items: readonly unknown[], context: ChangeContext): Promise<BatchItemResult[]> {
+  const results: BatchItemResult[] = new Array(items.length);
+  const valid: { index: number; plant: NewPlant }[] = [];
+  items.forEach((item, index) => {
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) {
+      results[index] = invalid(index, `Item must be a JSON object, not ${describeJson(item)}`);
+      return;
+    }
+    const parsed = z.safeParse(NewPlant, item);
+    if (parsed.success) valid.push({ index, plant: parsed.data });
+    else results[index] = invalid(index, describeIssues(parsed.error.issues));
+  });
+
+  for (let start = 0; start < valid.length; start += BATCH_CHUNK_SIZE) {
+    // Lets other requests in between chunks: SQLite's statements run on the event loop.
+    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    const chunk = valid.slice(start, start + BATCH_CHUNK_SIZE);
+    const plants = chunk.map(({ plant }) => ({ id: plant.id, name: plant.name, tag: plant.tag ?? null }));
+    // Each plant the chunk stores gets its audit record and its event, in the chunk's transaction.
+    const outcomes = await recordedChange(context, (record) => plantStore().insertMany(plants, record));
+    chunk.forEach(({ index, plant }, position) => {
+      try {
+        const { plant: stored, created } = settleCreate(plant, outcomes[position]);
+        results[index] = { index, status: 200, created, plant: stored };
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        results[index] = failure(index, error);
+      }
+    });
+  }
+  return results;
+}

@@ -1,0 +1,40 @@
+// The dispatcher's settings: WEBHOOK_RETRY_SCHEDULE, and the fixed limits of an attempt.
+import 'server-only';
+
+export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+/** An attempt succeeds only on a 2xx answer received within this time. */
+export const ATTEMPT_TIMEOUT_MS = 10_000;
+/** Each retry's delay is randomly lengthened or shortened by up to this share, so retries spread out. */
+export const RETRY_JITTER = 0.2;
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
+
+/**
+ * The delays before each retry, in ms, from a comma-separated list of durations (`5s,5m,2h`;
+ * units ms, s, m, h, d). After the last one fails, the delivery is marked failed. An empty
+ * list (`WEBHOOK_RETRY_SCHEDULE=none`) means no retries.
+ */
+export function retrySchedule(text = process.env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE): number[] {
+  if (text === 'none') return [];
+  return text.split(',').map((part) => {
+    const match = DURATION.exec(part.trim());
+    if (!match) {
+      throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got "${part.trim()}"`);
+    }
+    return Math.round(Number(match[1]) * UNIT_MS[match[2]]);
+  });
+}
+
+/** A retry's delay with jitter: within ±RETRY_JITTER of the scheduled one. */
+export function withJitter(delayMs: number, random = Math.random()): number {
+  return Math.round(delayMs * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random));
+}
+
+/**
+ * For tests only: the dispatcher leaves an event alone until it is this old, which makes the
+ * moment between a commit and its delivery as long as a test needs (to kill the server there).
+ */
+export function testDispatchDelayMs(): number {
+  return Number(process.env.PLANT_STORE_TEST_DISPATCH_DELAY_MS) || 0;
+}

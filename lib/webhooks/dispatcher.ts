@@ -1,0 +1,162 @@
+// The dispatcher: delivers the outbox's events, at least once, in order per plant per endpoint.
+// Each cycle fans new events out into deliveries, claims the due ones, and attempts each (send.ts);
+// a failed attempt is retried on WEBHOOK_RETRY_SCHEDULE with jitter, and marked failed after the
+// last retry. On Node it runs inside the server process (instrumentation.ts), woken right after a
+// local commit and polling for the rest (other instances' events, retries that fall due). On
+// Vercel, deliverDue() runs after a response and from the cron route.
+import 'server-only';
+import { log } from '../log';
+import { processWide } from '../process-wide';
+import { isShuttingDown } from '../shutdown';
+import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
+import { deliveryStore, type AttemptOutcome, type ClaimedDelivery } from './delivery-store';
+import { attemptDelivery, type AttemptResult } from './send';
+import { onDeliverSoon } from './wake';
+
+// Attempts in flight at once, per process.
+const MAX_IN_FLIGHT = 32;
+// How often an idle dispatcher looks for work it was not woken for.
+const POLL_INTERVAL_MS = 1000;
+const FAN_OUT_BATCH = 500;
+// A claimed delivery is this process's for this long; past it, another may take it over. Well
+// beyond an attempt's 10 s, so a live attempt is never taken twice.
+const LEASE_MS = 60_000;
+
+type State = {
+  started: boolean;
+  inFlight: Set<Promise<void>>;
+  cycling: boolean;
+  again: boolean;
+  timer?: NodeJS.Timeout;
+  schedule: number[];
+};
+
+const state = processWide('webhook-dispatcher', (): State => ({
+  started: false,
+  inFlight: new Set(),
+  cycling: false,
+  again: false,
+  schedule: [],
+}));
+
+/** What an attempt leads to: done, a retry after the schedule's next delay, or failed for good. */
+export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, schedule: number[], now = new Date()): AttemptOutcome {
+  const recorded = { statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
+  if (result.ok) return { status: 'succeeded', retries: delivery.retries, nextAttemptAt: now, ...recorded };
+  if (delivery.retries < schedule.length) {
+    const nextAttemptAt = new Date(now.getTime() + withJitter(schedule[delivery.retries]));
+    return { status: 'pending', retries: delivery.retries + 1, nextAttemptAt, ...recorded };
+  }
+  return { status: 'failed', retries: delivery.retries, nextAttemptAt: now, ...recorded };
+}
+
+async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  const result = await attemptDelivery({ url: delivery.url, secret: delivery.secret }, { id: delivery.messageId, payload: delivery.payload });
+  const outcome = outcomeOf(result, delivery, state.schedule);
+  await deliveryStore().complete(delivery, outcome, new Date());
+  if (outcome.status !== 'succeeded') {
+    (outcome.status === 'failed' ? log.error : log.warn)(outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed', {
+      deliveryId: delivery.id,
+      endpointId: delivery.endpointId,
+      messageId: delivery.messageId,
+      attempt: delivery.attempts,
+      statusCode: result.statusCode,
+      error: result.error,
+      nextAttemptAt: outcome.status === 'pending' ? outcome.nextAttemptAt.toISOString() : undefined,
+    });
+  }
+}
+
+function start(delivery: ClaimedDelivery, then: () => void): void {
+  const running = attempt(delivery)
+    .catch((error: unknown) =>
+      log.error('webhook attempt could not be recorded', { deliveryId: delivery.id, error: error instanceof Error ? error.message : String(error) }),
+    )
+    .finally(() => {
+      state.inFlight.delete(running);
+      then();
+    });
+  state.inFlight.add(running);
+}
+
+/** One pass: fan out new events, claim what is due and start it. Says whether more may be waiting. */
+async function cycle(onAttemptDone: () => void): Promise<{ claimed: number; more: boolean }> {
+  const store = deliveryStore();
+  const now = new Date();
+  const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - testDispatchDelayMs()), now });
+  const free = MAX_IN_FLIGHT - state.inFlight.size;
+  const claimed = free > 0 ? await store.claim({ limit: free, now, leaseUntil: new Date(now.getTime() + LEASE_MS) }) : [];
+  for (const delivery of claimed) start(delivery, onAttemptDone);
+  return { claimed: claimed.length, more: fanned === FAN_OUT_BATCH || (free > 0 && claimed.length === free) };
+}
+
+// ----- In the Node server process
+
+function wake(): void {
+  if (!state.started) return;
+  if (state.cycling) {
+    state.again = true;
+    return;
+  }
+  clearTimeout(state.timer);
+  state.timer = setTimeout(run, 0);
+}
+
+async function run(): Promise<void> {
+  if (state.cycling || isShuttingDown()) return;
+  state.cycling = true;
+  let delayMs = POLL_INTERVAL_MS;
+  try {
+    do {
+      state.again = false;
+      if ((await cycle(wake)).more) state.again = true;
+    } while (state.again && !isShuttingDown());
+    const due = await deliveryStore().nextDueAt();
+    if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - Date.now()));
+  } catch (error) {
+    log.error('webhook dispatcher failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    state.cycling = false;
+  }
+  if (isShuttingDown()) return;
+  clearTimeout(state.timer);
+  state.timer = setTimeout(run, delayMs);
+  state.timer.unref();
+}
+
+/** Starts the dispatcher in this server process; commits in it wake it at once (wake.ts). */
+export async function startDispatcher(): Promise<void> {
+  if (state.started) return;
+  state.schedule = retrySchedule();
+  state.started = true;
+  onDeliverSoon(wake);
+  // Attempts a previous process had claimed when it died are taken again once their lease lapses.
+  await deliveryStore().requeueExpired(new Date()).catch(() => 0);
+  wake();
+}
+
+// ----- Serverless: after a response, and from the cron route
+
+/**
+ * Delivers what is due until nothing is or `budgetMs` is spent, then waits for the attempts it
+ * started. For platforms without a long-running process (Vercel).
+ */
+export async function deliverDue({ budgetMs }: { budgetMs: number }): Promise<{ attempts: number }> {
+  state.schedule = retrySchedule();
+  const deadline = Date.now() + budgetMs;
+  let attempts = 0;
+  let progress: () => void = () => {};
+  await deliveryStore().requeueExpired(new Date());
+  while (Date.now() < deadline) {
+    const { claimed, more } = await cycle(() => progress());
+    attempts += claimed;
+    if (!more && state.inFlight.size === 0) break;
+    // Wait for an attempt to finish (it may unblock the next event of its plant) or for a claim slot.
+    await new Promise<void>((resolve) => {
+      progress = resolve;
+      if (more && state.inFlight.size < MAX_IN_FLIGHT) resolve();
+    });
+  }
+  await Promise.all(state.inFlight);
+  return { attempts };
+}

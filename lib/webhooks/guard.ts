@@ -1,0 +1,125 @@
+// The SSRF guard: a webhook is a request this server makes to an address someone typed, so it must
+// never reach the server's own network. An endpoint must be https:// and every address its host
+// resolves to must be public: loopback, private, link-local (cloud metadata lives there),
+// unique-local, carrier-grade NAT, unspecified, multicast, reserved, IPv4-mapped and the other
+// special ranges are refused. It is checked when the endpoint is saved and again on every
+// connection, through a DNS lookup that checks what it returns, so a name that later resolves
+// somewhere private (DNS rebinding) is refused too. WEBHOOK_ALLOW_PRIVATE_URLS=1 lifts it, and
+// allows http://: for tests and private networks only.
+import 'server-only';
+import dns from 'node:dns';
+import net from 'node:net';
+import ipaddr from 'ipaddr.js';
+import { ApiError } from '../http/errors';
+
+export const WEBHOOK_URL_MAX_LENGTH = 2048;
+
+export function privateUrlsAllowed(): boolean {
+  return process.env.WEBHOOK_ALLOW_PRIVATE_URLS?.trim() === '1';
+}
+
+const RANGE_NAMES: Record<string, string> = {
+  unspecified: 'an unspecified address',
+  loopback: 'a loopback address',
+  private: 'a private address',
+  linkLocal: 'a link-local address (cloud metadata services live there)',
+  uniqueLocal: 'a unique-local (private) address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  ipv4Mapped: 'an IPv4-mapped address',
+  multicast: 'a multicast address',
+  broadcast: 'a broadcast address',
+  reserved: 'a reserved address',
+};
+
+/** What kind of address `address` is when a webhook may not connect to it; null for a public unicast one. */
+export function forbiddenKind(address: string): string | null {
+  if (!ipaddr.isValid(address)) return 'not an IP address';
+  const range = ipaddr.parse(address).range();
+  if (range === 'unicast') return null;
+  return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
+}
+
+/** The URL of a webhook endpoint, checked for form: absolute, https (or http when allowed), no credentials. */
+export function parseWebhookUrl(text: string): URL {
+  const trimmed = text.trim();
+  const invalid = (why: string) => new ApiError('invalid_webhook_url', `url: ${why}`);
+  if (trimmed.length === 0) throw invalid('is required');
+  if (trimmed.length > WEBHOOK_URL_MAX_LENGTH) throw invalid(`must be at most ${WEBHOOK_URL_MAX_LENGTH} characters`);
+  let url: URL;
+  try {
+    url = new URL(trimmed);
+  } catch {
+    throw invalid('must be an absolute URL such as https://example.com/webhooks');
+  }
+  const allowed = privateUrlsAllowed() ? ['https:', 'http:'] : ['https:'];
+  if (!allowed.includes(url.protocol)) {
+    throw invalid(privateUrlsAllowed() ? 'must start with https:// or http://' : 'must start with https://');
+  }
+  if (url.username || url.password) throw invalid('must not contain a user name or password');
+  if (!url.hostname) throw invalid('must name a host');
+  url.hash = '';
+  return url;
+}
+
+/** An IP literal's address, without IPv6 brackets; null for a name. */
+function literalAddress(hostname: string): string | null {
+  const bare = hostname.startsWith('[') ? hostname.slice(1, -1) : hostname;
+  return net.isIP(bare) ? bare : null;
+}
+
+const refused = (host: string, why: string) => new ApiError('webhook_url_refused', `url: ${host} cannot receive webhooks: ${why}`);
+
+/**
+ * Refuses a URL whose host is, or resolves to, an address that is not public (unless private
+ * URLs are allowed). For saving an endpoint; connections check again (checkingLookup).
+ */
+export async function checkDestination(url: URL): Promise<void> {
+  if (privateUrlsAllowed()) return;
+  const literal = literalAddress(url.hostname);
+  const addresses = literal
+    ? [literal]
+    : await dns.promises.lookup(url.hostname, { all: true, verbatim: true }).then(
+        (found) => found.map((entry) => entry.address),
+        (error: NodeJS.ErrnoException) => {
+          throw refused(url.hostname, `the name does not resolve (${error.code ?? 'lookup failed'})`);
+        },
+      );
+  for (const address of addresses) {
+    const kind = forbiddenKind(address);
+    if (kind) throw refused(url.hostname, literal ? `${address} is ${kind}` : `it resolves to ${address}, ${kind}`);
+  }
+}
+
+/** The refusal of a connection to a literal address (a name goes through checkingLookup). */
+export function refusalOfLiteralHost(hostname: string): string | null {
+  if (privateUrlsAllowed()) return null;
+  const literal = literalAddress(hostname);
+  const kind = literal && forbiddenKind(literal);
+  return kind ? `${literal} is ${kind}` : null;
+}
+
+export class RefusedAddressError extends Error {
+  readonly code = 'EWEBHOOKREFUSED';
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * dns.lookup for outgoing webhook connections: it answers only when every address the name
+ * resolves to is allowed, so the socket can only connect where the check just looked.
+ */
+export function checkingLookup(hostname: string, options: dns.LookupOptions, callback: LookupCallback): void {
+  dns.lookup(hostname, { ...options, all: true }, (error, addresses) => {
+    if (error) return callback(error, []);
+    if (!privateUrlsAllowed()) {
+      for (const { address } of addresses) {
+        const kind = forbiddenKind(address);
+        if (kind) return callback(new RefusedAddressError(`${hostname} resolves to ${address}, ${kind}`), []);
+      }
+    }
+    if (options.all) return callback(null, addresses);
+    const [first] = addresses;
+    if (!first) return callback(Object.assign(new Error(`${hostname} has no address`), { code: 'ENOTFOUND' }), []);
+    callback(null, first.address, first.family);
+  });
+}

@@ -1,0 +1,90 @@
+// One delivery attempt: a signed POST of the event's exact body, judged by its answer. Success is a
+// 2xx answer within ATTEMPT_TIMEOUT_MS; redirects are not followed (a 3xx is a failure, so a
+// receiver cannot bounce the request somewhere the guard would refuse); the connection goes only
+// to addresses the SSRF guard allows, checked as it is made (guard.ts).
+import 'server-only';
+import http from 'node:http';
+import https from 'node:https';
+import { processWide } from '../process-wide';
+import { ATTEMPT_TIMEOUT_MS } from './config';
+import { checkingLookup, privateUrlsAllowed, refusalOfLiteralHost, RefusedAddressError } from './guard';
+import { signedHeaders } from './signing';
+
+export type AttemptResult = { ok: boolean; statusCode: number | null; durationMs: number; error: string | null };
+
+const USER_AGENT = 'PlantStore-Webhooks/1.0 (+https://www.standardwebhooks.com)';
+// What is read of an answer's body before the connection is dropped: receivers answer briefly.
+const ANSWER_BODY_LIMIT_BYTES = 64 * 1024;
+const MAX_SOCKETS_PER_HOST = 16;
+
+// Kept-alive connections, one pool per process: a busy receiver is not re-dialled (nor re-resolved)
+// for every event. Each connection was checked by checkingLookup when it was made.
+const agents = processWide('webhook-agents', () => ({
+  'http:': new http.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, lookup: checkingLookup }),
+  'https:': new https.Agent({ keepAlive: true, maxSockets: MAX_SOCKETS_PER_HOST, lookup: checkingLookup }),
+}));
+
+function describe(error: unknown): string {
+  if (error instanceof RefusedAddressError) return `refused: ${error.message}`;
+  const code = (error as NodeJS.ErrnoException)?.code;
+  if (code === 'ECONNREFUSED') return 'connection refused';
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
+  if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was reset';
+  if (code?.startsWith('ERR_TLS') || code?.includes('CERT') || code === 'DEPTH_ZERO_SELF_SIGNED_CERT') return `TLS failed (${code})`;
+  return error instanceof Error ? error.message.slice(0, 200) : String(error);
+}
+
+export function attemptDelivery(
+  endpoint: { url: string; secret: string },
+  message: { id: string; payload: string },
+  at = new Date(),
+): Promise<AttemptResult> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const url = new URL(endpoint.url);
+  const refusal =
+    url.protocol === 'http:' && !privateUrlsAllowed() ? 'http:// needs WEBHOOK_ALLOW_PRIVATE_URLS=1' : refusalOfLiteralHost(url.hostname);
+  if (refusal) return Promise.resolve({ ok: false, statusCode: null, durationMs: 0, error: `refused: ${refusal}` });
+
+  const body = Buffer.from(message.payload);
+  const headers = {
+    'content-type': 'application/json',
+    'content-length': String(body.length),
+    'user-agent': USER_AGENT,
+    ...signedHeaders(endpoint.secret, message.id, message.payload, at),
+  };
+  const transport = url.protocol === 'https:' ? https : http;
+  const agent = agents[url.protocol as 'http:' | 'https:'];
+
+  return new Promise((resolve) => {
+    let settled = false;
+    const settle = (result: Omit<AttemptResult, 'durationMs'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...result, durationMs: elapsed() });
+    };
+    const request = transport.request(url, { method: 'POST', headers, agent, lookup: checkingLookup }, (response) => {
+      const statusCode = response.statusCode ?? 0;
+      const ok = statusCode >= 200 && statusCode < 300;
+      const redirect = statusCode >= 300 && statusCode < 400;
+      settle({ ok, statusCode, error: redirect ? 'redirects are not followed' : null });
+      // Read the answer to its end so the connection can serve the next event; a long one is cut.
+      let received = 0;
+      response.on('data', (chunk: Buffer) => {
+        received += chunk.length;
+        if (received > ANSWER_BODY_LIMIT_BYTES) request.destroy();
+      });
+      response.on('end', () => clearTimeout(timer));
+      response.on('error', () => {});
+    });
+    // Bounds the whole exchange: no answer in time is a failure, and a body still trickling in
+    // then is cut off (the attempt was already judged by its status).
+    const timer = setTimeout(() => {
+      settle({ ok: false, statusCode: null, error: `no answer within ${ATTEMPT_TIMEOUT_MS / 1000} s` });
+      request.destroy();
+    }, ATTEMPT_TIMEOUT_MS);
+    request.on('error', (error) => settle({ ok: false, statusCode: null, error: describe(error) }));
+    request.on('close', () => clearTimeout(timer));
+    request.end(body);
+  });
+}

@@ -1,0 +1,113 @@
+// X-Forwarded-* are believed only when the operator says a proxy sets them (TRUST_PROXY), and
+// no answer takes its origin from them otherwise: not the OpenAPI document's servers, not
+// next-auth's pages and redirects. PUBLIC_URL, when set, names the origin. Engine-independent,
+// so it runs on SQLite only.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateApiToken } from '../../lib/auth/token-format';
+import { expectError } from '../support/api';
+import { createTestDatabase, testEngine, type TestDatabase } from '../support/database';
+import { requestOn, startServer, type RunningServer } from '../support/server';
+import { csrfOn, logLinesIn, postAuth, signInOn, userIn } from '../support/sign-in';
+
+const EMAIL = 'forwarded@example.com';
+const PASSWORD = 'a long forwarded passphrase';
+const EVIL = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.66', forwarded: 'host=evil.example' };
+
+let database: TestDatabase;
+let plain: RunningServer;
+let configured: RunningServer;
+let proxied: RunningServer;
+
+describe.runIf(testEngine() === 'sqlite')('forwarded headers', () => {
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await userIn(database.url, EMAIL, PASSWORD);
+    [plain, configured, proxied] = await Promise.all([
+      startServer({ databaseUrl: database.url, env: { AUTH_FAILURES_PER_MINUTE: '5' } }),
+      startServer({ databaseUrl: database.url, env: { PUBLIC_URL: 'https://plants.example.com' } }),
+      startServer({ databaseUrl: database.url, env: { TRUST_PROXY: 'true' } }),
+    ]);
+  });
+  afterAll(async () => {
+    await Promise.all([plain, configured, proxied].map((server) => server?.stop()));
+    await database?.remove();
+  });
+
+  /** The origin every answer of `server` names, to a client sending `headers`. */
+  async function originsNamed(server: RunningServer, headers: Record<string, string>) {
+    const named: string[] = [];
+    const collect = (text: string | null) => named.push(...(text?.match(/https?:\/\/[a-z0-9.-]+(:\d+)?/gi) ?? []));
+    const document = await requestOn(server, '/openapi.json', { headers });
+    collect((document.body as { servers: { url: string }[] }).servers[0].url);
+    const signOutPage = await requestOn(server, '/api/auth/signout', { headers });
+    collect(/<form action="([^"]*)"/.exec(signOutPage.text)?.[1] ?? 'missing');
+    const signInPage = await fetch(`${server.url}/api/auth/signin?callbackUrl=%2Ftokens`, { headers, redirect: 'manual' });
+    collect(decodeURIComponent(signInPage.headers.get('location') ?? ''));
+    const csrf = await csrfOn(server);
+    const withHeaders = async (action: string, fields: Record<string, string>, json: boolean) => {
+      const response = await fetch(`${server.url}/api/auth/${action}`, {
+        method: 'POST',
+        redirect: 'manual',
+        headers: { ...headers, cookie: csrf.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ ...fields, csrfToken: csrf.token, ...(json ? { json: 'true' } : {}) }),
+      });
+      collect(response.headers.get('location'));
+      collect(await response.text());
+    };
+    await withHeaders('callback/credentials', { email: EMAIL, password: PASSWORD, callbackUrl: '/tokens' }, true);
+    await withHeaders('callback/credentials', { email: EMAIL, password: PASSWORD, callbackUrl: '/tokens' }, false);
+    await withHeaders('callback/credentials', { email: EMAIL, password: 'wrong password' }, true);
+    await withHeaders('signout', { callbackUrl: '/login' }, true);
+    return named;
+  }
+
+  it('without TRUST_PROXY or PUBLIC_URL, answers name no origin at all, whatever the client sends', async () => {
+    expect(await originsNamed(plain, EVIL)).toEqual([]);
+    const document = await requestOn(plain, '/openapi.json', { headers: EVIL });
+    expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
+    const signOutPage = await requestOn(plain, '/api/auth/signout', { headers: EVIL });
+    expect(signOutPage.text).toContain('<form action="/api/auth/signout" method="POST">');
+  });
+
+  it('with PUBLIC_URL, answers name it and nothing else', async () => {
+    const named = await originsNamed(configured, EVIL);
+    expect(named.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(named)).toEqual(new Set(['https://plants.example.com']));
+  });
+
+  it('with TRUST_PROXY, next-auth names the host and scheme the proxy forwards; the document stays relative', async () => {
+    const named = await originsNamed(proxied, { 'x-forwarded-host': 'plants.example.net', 'x-forwarded-proto': 'https' });
+    expect(named.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(named)).toEqual(new Set(['https://plants.example.net']));
+    const document = await requestOn(proxied, '/openapi.json', { headers: { 'x-forwarded-host': 'plants.example.net' } });
+    expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
+  });
+
+  it("without TRUST_PROXY, a client's X-Forwarded-For does not change its address", async () => {
+    // Counts are per whole minute: not in its last two seconds.
+    if (Date.now() % 60_000 > 58_000) await new Promise((resolve) => setTimeout(resolve, 2100));
+    const answers = [];
+    for (let index = 1; index <= 6; index++) {
+      answers.push(await requestOn(plain, '/plants', { headers: { authorization: `Bearer ${generateApiToken()}`, 'x-forwarded-for': `198.51.100.${index}` } }));
+    }
+    expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
+    expectError(answers[5], 429, 42902);
+
+    await signInOn(plain, EMAIL, 'not it', {});
+    await postAuth(plain, 'callback/credentials', { email: EMAIL, password: 'not it either' });
+    const addresses = logLinesIn(plain.output(), ['sign-in failed'], EMAIL).map((line) => line.address);
+    expect(addresses.length).toBeGreaterThan(0);
+    expect(new Set(addresses)).toEqual(new Set(['127.0.0.1']));
+  });
+
+  it('with TRUST_PROXY, the address is the one the proxy appended', async () => {
+    const csrf = await csrfOn(proxied);
+    await fetch(`${proxied.url}/api/auth/callback/credentials`, {
+      method: 'POST',
+      headers: { cookie: csrf.cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': '10.9.9.9, 203.0.113.50' },
+      body: new URLSearchParams({ email: EMAIL, password: 'wrong again', csrfToken: csrf.token, json: 'true' }),
+    });
+    // The last failure; earlier ones came with no X-Forwarded-For, from the socket's address.
+    expect(logLinesIn(proxied.output(), ['sign-in failed'], EMAIL).at(-1)?.address).toBe('203.0.113.50');
+  });
+});

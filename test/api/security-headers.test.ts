@@ -1,0 +1,95 @@
+// Every HTML answer carries exactly one Content-Security-Policy and the other security headers:
+// every page of the build (signed in and out), 404s inside and outside the proxy's paths,
+// next-auth's pages, and each of them again as a router prefetch. Over a raw socket, so a header
+// sent twice shows as two.
+import { readFileSync } from 'node:fs';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { newAccount } from '../support/accounts';
+import { baseUrl } from '../support/api';
+import { rawExchange, signInOn, type RawAnswer } from '../support/sign-in';
+
+let session: string;
+
+beforeAll(async () => {
+  const { email, password } = await newAccount('staff', 'headers');
+  session = (await signInOn({ url: baseUrl() }, email, password)).session!;
+});
+
+/** The pages of this build, from its own manifest, so a new page is walked without being listed here. */
+function builtPages(): string[] {
+  const manifest = JSON.parse(readFileSync('.next/app-path-routes-manifest.json', 'utf8')) as Record<string, string>;
+  return Object.entries(manifest)
+    .filter(([file, route]) => file.endsWith('/page') && !route.startsWith('/_'))
+    .map(([, route]) => route);
+}
+
+const NOT_FOUND = ['/no-such-page', '/plants/1/more', '/plantsandmore', '/api/no-such-route', '/api/auth/no/such/action', '/openapi.json/more', '/favicon.ico', '/icon.svg/more', '/_next/static/no-such-file.js'];
+const NEXT_AUTH_PAGES = ['/api/auth/signout', '/api/auth/verify-request'];
+
+async function get(path: string, headers: string[] = []): Promise<RawAnswer> {
+  return rawExchange({ url: baseUrl() }, [`GET ${path} HTTP/1.1`, `Host: ${new URL(baseUrl()).host}`, 'Connection: close', ...headers]);
+}
+
+const all = (answer: RawAnswer, name: string) => answer.headers.filter(([header]) => header === name).map(([, value]) => value);
+
+function expectSecured(answer: RawAnswer, where: string) {
+  const policies = all(answer, 'content-security-policy');
+  expect(policies, `${where}: one CSP`).toHaveLength(1);
+  expect(policies[0], where).toContain("frame-ancestors 'none'");
+  expect(policies[0], where).toMatch(/object-src 'none'|default-src 'none'/);
+  expect(all(answer, 'x-frame-options'), where).toEqual(['DENY']);
+  expect(all(answer, 'x-content-type-options'), where).toEqual(['nosniff']);
+  expect(all(answer, 'referrer-policy'), where).toEqual(['strict-origin-when-cross-origin']);
+  return policies[0];
+}
+
+describe('every HTML answer carries the security headers', () => {
+  it('the build has the pages this walks', () => {
+    expect(builtPages().sort()).toEqual(expect.arrayContaining(['/', '/docs', '/login', '/tokens']));
+  });
+
+  it.each([
+    ['signed out', false],
+    ['signed in', true],
+  ])('%s: every page, 404 and next-auth page, fetched and prefetched, has exactly one policy', async (_label, signedIn) => {
+    let htmlAnswers = 0;
+    for (const path of [...builtPages(), ...NOT_FOUND, ...NEXT_AUTH_PAGES]) {
+      for (const prefetch of [false, true]) {
+        const headers = [...(signedIn ? [`Cookie: ${session}`] : []), ...(prefetch ? ['next-router-prefetch: 1'] : [])];
+        const answer = await get(path, headers);
+        const where = `${path}${prefetch ? ' (prefetch)' : ''}${signedIn ? ' signed in' : ''}: ${answer.status}`;
+        expect(answer.status, where).toBeLessThan(500);
+        if (!/text\/html/.test(all(answer, 'content-type')[0] ?? '')) continue;
+        htmlAnswers++;
+        const policy = expectSecured(answer, where);
+        const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
+        if (nonce) {
+          // The page policy: every script the page carries has its nonce, or it would not run.
+          const scripts = answer.body.match(/<script\b[^>]*>/g) ?? [];
+          expect(scripts.length, where).toBeGreaterThan(0);
+          for (const script of scripts) expect(script, where).toContain(`nonce="${nonce}"`);
+        } else {
+          // The static policy: no script runs at all.
+          expect(policy, where).not.toContain('script-src');
+        }
+      }
+    }
+    expect(htmlAnswers).toBeGreaterThanOrEqual(2 * (NOT_FOUND.length + NEXT_AUTH_PAGES.length));
+  });
+
+  it("404s under the API's paths get the static policy, and pages the proxy's", async () => {
+    expect(all(await get('/plants/1/more'), 'content-security-policy')[0]).toMatch(/^default-src 'none'/);
+    expect(all(await get('/no-such-page'), 'content-security-policy')[0]).toMatch(/'nonce-/);
+  });
+
+  it("the static policy's paths are exactly those the proxy leaves out", () => {
+    const proxy = JSON.parse(readFileSync('.next/server/functions-config-manifest.json', 'utf8')).functions['/_middleware'].matchers;
+    const headerRules = JSON.parse(readFileSync('.next/routes-manifest.json', 'utf8')).headers as { source: string; headers: { key: string }[] }[];
+    const staticRule = headerRules.find((rule) => rule.headers.some((header) => header.key === 'Content-Security-Policy'));
+    const excluded = /\(\?!([^)]*)\)/.exec(proxy[0].originalSource)?.[1];
+    const included = /\(\?=([^)]*)\)/.exec(staticRule!.source)?.[1];
+    expect(proxy).toHaveLength(1);
+    expect(excluded).toBeTruthy();
+    expect(included).toBe(excluded);
+  });
+});

@@ -1,0 +1,183 @@
+// The sign-in surface under abuse, on a production server of its own (so its log and its
+// throttle rows are this file's alone): parallel guesses against the throttle, oversized input,
+// expired throttle rows, and the log lines sign-in writes. Password checks are counted from those
+// log lines: each check writes "sign-in failed" or "sign-in succeeded".
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectError } from '../support/api';
+import { createTestDatabase, type TestDatabase } from '../support/database';
+import { requestOn, startServer, type RunningServer } from '../support/server';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, rawExchange, refusalOf, signInOn, userIn } from '../support/sign-in';
+
+const PASSWORD = 'a long limits passphrase';
+let database: TestDatabase;
+let server: RunningServer;
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  server = await startServer({ databaseUrl: database.url });
+});
+afterAll(async () => {
+  await server?.stop();
+  await database?.remove();
+});
+
+const logLines = (messages: string[], email?: string) => logLinesIn(server.output(), messages, email);
+const passwordChecks = (email: string) => passwordChecksIn(server.output(), email);
+
+async function throttleRow(email: string) {
+  const rows = await database.execute(`SELECT "attempts", "lastAttemptAt" FROM "LoginThrottle" WHERE "key" = '${email}'`);
+  return rows[0] as { attempts: number | bigint; lastAttemptAt: bigint } | undefined;
+}
+
+// First in this file: the server purges at most once a minute, after a claim, and this must be
+// its first.
+describe('expired throttle rows', () => {
+  it('are purged', async () => {
+    const stale = `stale-${Date.now()}@example.com`;
+    const old = BigInt(Date.now() - 16 * 60 * 1000);
+    await database.execute(`INSERT INTO "LoginThrottle" ("key", "attempts", "windowStart", "lastAttemptAt") VALUES ('${stale}', 3, ${old}, ${old})`);
+    await signInOn(server, `someone-${Date.now()}@example.com`, 'any password at all');
+    await expect.poll(async () => (await throttleRow(stale)) === undefined, { timeout: 5000 }).toBe(true);
+  });
+});
+
+describe('the throttle, under a burst of parallel attempts', () => {
+  it('runs at most 5 password checks out of 100, and refuses the correct password while throttled', async () => {
+    const email = `burst-${Date.now()}@example.com`;
+    await userIn(database.url, email, PASSWORD);
+    const csrf = await csrfOn(server);
+    const attempt = (password: string) => postAuth(server, 'callback/credentials', { email, password }, { csrf });
+
+    // 24 wrong guesses at once; the moment the throttle refuses one (or, were it broken, once all
+    // 24 are answered), the correct password and 75 more guesses join those still being checked.
+    const first = Array.from({ length: 24 }, (_, index) => attempt(`wrong guess ${index}`));
+    let settled = 0;
+    for (const answer of first) void answer.then(() => settled++);
+    await expect
+      .poll(() => logLines(['sign-in throttled'], email).length > 0 || settled === first.length, { interval: 5, timeout: 20_000 })
+      .toBe(true);
+    const correct = attempt(PASSWORD);
+    const rest = Array.from({ length: 75 }, (_, index) => attempt(`wrong guess ${24 + index}`));
+    const answers = await Promise.all([...first, correct, ...rest]);
+
+    expect(answers).toHaveLength(100);
+    expect(passwordChecks(email)).toBeLessThanOrEqual(5);
+    expect(logLines(['sign-in succeeded'], email)).toEqual([]);
+    expect(refusalOf(await correct)).toMatch(/^TooManyAttempts:\d+$/);
+    for (const answer of answers) expect(answer.status).toBe(401);
+    const throttled = answers.filter((answer) => refusalOf(answer)?.startsWith('TooManyAttempts:'));
+    expect(throttled.length).toBeGreaterThanOrEqual(95);
+    expect(Number((await throttleRow(email))!.attempts)).toBeLessThanOrEqual(5);
+
+    // Once the wait is over (moved back in the database rather than waited for), another burst
+    // of 60 gets exactly one more check: the claim stays atomic after the wait too.
+    const checksBefore = passwordChecks(email);
+    await database.execute(`UPDATE "LoginThrottle" SET "lastAttemptAt" = "lastAttemptAt" - 6000 WHERE "key" = '${email}'`);
+    await Promise.all(Array.from({ length: 60 }, (_, index) => attempt(`later guess ${index}`)));
+    expect(passwordChecks(email) - checksBefore).toBe(1);
+
+    // A success clears the count.
+    await database.execute(`UPDATE "LoginThrottle" SET "lastAttemptAt" = "lastAttemptAt" - 20000 WHERE "key" = '${email}'`);
+    const signedIn = await signInOn(server, email, PASSWORD);
+    expect(signedIn.session).not.toBeNull();
+    expect(await throttleRow(email)).toBeUndefined();
+  });
+});
+
+describe('sign-in input is limited before any work', () => {
+  it('an email over 254 characters or a password over 1,024 is refused without a check or a throttle row', async () => {
+    const email = `capped-${Date.now()}@example.com`;
+    await userIn(database.url, email, PASSWORD);
+    const longEmail = `${'x'.repeat(250)}@example.com`;
+    const tooLongEmail = await signInOn(server, longEmail, PASSWORD);
+    const tooLongPassword = await signInOn(server, email, 'p'.repeat(1025));
+    for (const answer of [tooLongEmail, tooLongPassword]) {
+      expect(answer.status).toBe(401);
+      expect(refusalOf(answer)).toBe('CredentialsSignin');
+    }
+    expect(passwordChecks(email) + passwordChecks(longEmail)).toBe(0);
+    expect(await throttleRow(email)).toBeUndefined();
+    expect(await throttleRow(longEmail)).toBeUndefined();
+    expect(logLines(['sign-in refused']).filter((line) => line.reason === 'input too long').length).toBeGreaterThanOrEqual(2);
+    // At the limits, the account works.
+    expect((await signInOn(server, email, PASSWORD)).session).not.toBeNull();
+  });
+
+  it('a body over 8 KiB is refused with 413 before it is read', async () => {
+    const csrf = await csrfOn(server);
+    const response = await requestOn(server, '/api/auth/callback/credentials', {
+      method: 'POST',
+      headers: { cookie: csrf.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ csrfToken: csrf.token, email: 'a@example.com', password: 'x'.repeat(9000), json: 'true' }),
+    });
+    expectError(response, 413, 41301, 'Request body must be at most 8192 bytes');
+    expect(response.headers.get('cache-control')).toBe('no-store');
+  });
+
+  it.each([
+    ['with Content-Length', false],
+    ['chunked', true],
+  ])('a 50 MB sign-in body %s is refused within a second, while /api/health keeps answering', async (_label, chunked) => {
+    const size = 50 * 1024 * 1024;
+    const piece = Buffer.alloc(64 * 1024, 'a');
+    let stop = false;
+    const stream = (socket: import('node:net').Socket) => {
+      let sent = 0;
+      const pump = () => {
+        while (!stop && sent < size && !socket.destroyed) {
+          const frame = chunked ? Buffer.concat([Buffer.from(`${piece.length.toString(16)}\r\n`), piece, Buffer.from('\r\n')]) : piece;
+          sent += piece.length;
+          if (!socket.write(frame)) return void socket.once('drain', pump);
+        }
+      };
+      socket.on('error', () => {});
+      pump();
+    };
+    const health: number[] = [];
+    const probe = setInterval(async () => {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/api/health`).catch(() => null);
+      if (response?.ok) health.push(performance.now() - started);
+    }, 50);
+    try {
+      const answer = await rawExchange(
+        server,
+        [
+          'POST /api/auth/callback/credentials HTTP/1.1',
+          'Host: localhost',
+          'Content-Type: application/x-www-form-urlencoded',
+          chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`,
+        ],
+        stream,
+      );
+      expect(answer.status).toBe(413);
+      expect(answer.firstByteMs).toBeLessThan(1000);
+      expect(JSON.parse(answer.body.replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''))).toMatchObject({ error: 41301 });
+      // Health keeps answering while the rest of the body may still be arriving.
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    } finally {
+      stop = true;
+      clearInterval(probe);
+    }
+    expect(health.length).toBeGreaterThan(0);
+    expect(Math.max(...health)).toBeLessThan(1000);
+  });
+});
+
+describe('sign-in log lines', () => {
+  it('record successes, failures and throttle trips with the email and address, never the password', async () => {
+    const email = `logged-${Date.now()}@example.com`;
+    await userIn(database.url, email, PASSWORD);
+    for (let attempt = 0; attempt < 6; attempt++) await signInOn(server, email, `wrong password ${attempt}`);
+    await database.execute(`DELETE FROM "LoginThrottle" WHERE "key" = '${email}'`);
+    await signInOn(server, email, PASSWORD);
+
+    const lines = logLines(['sign-in failed', 'sign-in throttled', 'sign-in succeeded'], email);
+    expect(lines.map((line) => line.msg)).toEqual([...Array(5).fill('sign-in failed'), 'sign-in throttled', 'sign-in succeeded']);
+    for (const line of lines) expect(line.address).toBe('127.0.0.1');
+    expect(lines[5].retryAfterSeconds).toBeGreaterThanOrEqual(1);
+    expect(lines[6].userId).toMatch(/^usr_/);
+    expect(server.output()).not.toContain(PASSWORD);
+    expect(server.output()).not.toContain('wrong password');
+  });
+});

@@ -1,0 +1,353 @@
+// Webhooks end to end, on each engine: a production server with its own database, and a local
+// receiver that verifies every signature with the standardwebhooks package's own verifier.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/api';
+import { OPERATOR_COMMAND, staffContext } from '../../lib/audit/context';
+import { db } from '../../lib/db/client';
+import { deliveryStore } from '../../lib/webhooks/delivery-store';
+import { insertOutboxRows, plantEvent } from '../../lib/webhooks/outbox';
+import { listAuditRecords } from '../../lib/audit/service';
+import {
+  createWebhookEndpoint,
+  deleteWebhookEndpoint,
+  listWebhookEndpoints,
+  resendDelivery,
+  sendTestEvent,
+  setWebhookEndpointEnabled,
+} from '../../lib/webhooks/endpoints';
+import { newAccount, signIn } from '../support/accounts';
+import { createTestDatabase, testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { callAction, form } from '../support/server-actions';
+import { deliveriesIn, endpointIn } from '../support/webhooks';
+
+const INT64_MAX = 9223372036854775807n;
+// Retries come quickly here; the default schedule is 5s,5m,30m,2h,5h,10h,10h.
+const TEST_SCHEDULE = '100ms,200ms';
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+async function setUp(env: Record<string, string> = {}) {
+  const database = await createTestDatabase();
+  cleanups.push(database.remove);
+  const receiver = await startReceiver();
+  cleanups.push(receiver.close);
+  const { id: endpointId, secret } = await endpointIn(database.url, receiver.url);
+  receiver.setSecret(secret);
+  const server = await startServer({
+    databaseUrl: database.url,
+    env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE: TEST_SCHEDULE, ...env },
+  });
+  cleanups.push(() => server.stop('SIGKILL'));
+  const { token } = await tokenIn(database.url, 'webhooks');
+  return { database, receiver, server, token, endpointId };
+}
+
+const plantJson = (id: bigint, name: string) => `{"id": ${id}, "name": ${JSON.stringify(name)}}`;
+
+describe('webhook deliveries', () => {
+  let database: TestDatabase;
+  let receiver: Receiver;
+  let server: RunningServer;
+  let token: string;
+  const bearer = () => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    ({ database, receiver, server, token } = await setUp());
+  });
+  beforeEach(() => receiver.respondWith(204));
+  afterAll(() => expect(receiver.rejected).toEqual([]));
+
+  it('deliver plant.created within 2 s, signed, with the API\'s Plant JSON digit for digit (int64 max)', async () => {
+    const sent = performance.now();
+    const created = await createOn(server, token, `{"id": ${INT64_MAX}, "name": "Largest", "tag": "edge"}`);
+    expect(created.status).toBe(200);
+    const [delivery] = await receiver.waitFor((d) => d.event.type === 'plant.created' && d.event.data.id === INT64_MAX);
+    expect(delivery.receivedAt - sent).toBeLessThan(2000);
+    expect(delivery.id).toMatch(/^msg_\w{24}$/);
+    // The envelope, in this order, with `data` exactly as the API answers.
+    expect(delivery.body).toMatch(/^\{"type":"plant\.created","timestamp":"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z","data":/);
+    expect(delivery.body).toBe(`{"type":"plant.created","timestamp":"${delivery.event.timestamp}","data":${created.text}}`);
+    expect(created.text).toBe('{"id":9223372036854775807,"name":"Largest","tag":"edge"}');
+  });
+
+  it('deliver plant.deleted with the plant as it was, after its plant.created', async () => {
+    const id = uniqueId();
+    await createOn(server, token, plantJson(id, 'Short-lived'));
+    expect((await requestOn(server, `/plants/${id}`, { method: 'DELETE', headers: bearer() })).status).toBe(204);
+    const [deleted] = await receiver.waitFor((d) => d.event.type === 'plant.deleted' && d.event.data.id === id);
+    expect(deleted.event.data).toEqual({ id, name: 'Short-lived' });
+    const forPlant = receiver.deliveries.filter((d) => d.event.data.id === id).map((d) => d.event.type);
+    expect(forPlant).toEqual(['plant.created', 'plant.deleted']);
+  });
+
+  it('send nothing for an idempotent replay, nor for a refused change', async () => {
+    const id = uniqueId();
+    await createOn(server, token, plantJson(id, 'Once'));
+    expect((await createOn(server, token, plantJson(id, 'Once'))).headers.get('idempotent-replayed')).toBe('true');
+    expect((await createOn(server, token, plantJson(id, 'Conflict'))).status).toBe(409);
+    expect((await requestOn(server, `/plants/${uniqueId()}`, { method: 'DELETE', headers: bearer() })).status).toBe(404);
+    // A later change's delivery comes after anything those could have sent.
+    const marker = uniqueId();
+    await createOn(server, token, plantJson(marker, 'Marker'));
+    await receiver.waitFor((d) => d.event.data.id === marker);
+    expect(receiver.deliveries.filter((d) => d.event.data.id === id)).toHaveLength(1);
+    const events = await database.execute(`SELECT count(*) AS "n" FROM "WebhookEvent" WHERE "plantId" = ${id}`);
+    expect(Number((events[0] as { n: bigint }).n)).toBe(1);
+  });
+
+  it('send plant.updated with the plant as it is now, and nothing for a PATCH that changes nothing', async () => {
+    const id = uniqueId();
+    await createOn(server, token, `{"id": ${id}, "name": "Before", "tag": "old"}`);
+    const patch = (body: string) =>
+      requestOn(server, `/plants/${id}`, { method: 'PATCH', headers: { ...bearer(), 'content-type': 'application/merge-patch+json' }, body });
+    expect((await patch('{"name": "After", "tag": null}')).status).toBe(200);
+    expect((await patch('{"name": "After"}')).status).toBe(200);
+    const [updated] = await receiver.waitFor((d) => d.event.type === 'plant.updated' && d.event.data.id === id);
+    expect(updated.event.data).toEqual({ id, name: 'After' });
+    const marker = uniqueId();
+    await createOn(server, token, plantJson(marker, 'Marker'));
+    await receiver.waitFor((d) => d.event.data.id === marker);
+    expect(receiver.deliveries.filter((d) => d.event.data.id === id).map((d) => d.event.type)).toEqual(['plant.created', 'plant.updated']);
+  });
+
+  it('send one event per plant a batch stores, and none for its replays and refusals', async () => {
+    const existing = uniqueId();
+    await createOn(server, token, plantJson(existing, 'Already here'));
+    const [a, b] = [uniqueId(), uniqueId()];
+    const items = [`{"id": ${a}, "name": "Batch A"}`, `{"id": ${existing}, "name": "Already here"}`, `{"id": ${existing}, "name": "Conflict"}`, `{"id": ${b}, "name": "Batch B"}`, '{"id": 1.5}'];
+    const answer = await requestOn(server, '/plants/batch', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: `[${items.join(',')}]` });
+    expect(answer.status).toBe(200);
+    await receiver.waitFor((d) => d.event.data.id === a || d.event.data.id === b, { count: 2 });
+    const marker = uniqueId();
+    await createOn(server, token, plantJson(marker, 'Marker'));
+    await receiver.waitFor((d) => d.event.data.id === marker);
+    const batchEvents = receiver.deliveries.filter((d) => [a, b, existing].includes(d.event.data.id as bigint));
+    expect(batchEvents.map((d) => `${d.event.type} ${d.event.data.name}`)).toEqual(['plant.created Already here', 'plant.created Batch A', 'plant.created Batch B']);
+  });
+
+  it('retry a receiver that fails twice: the same webhook-id, signed anew, then succeeded', async () => {
+    receiver.respondWith(({ count }) => (count < 2 ? 503 : 204));
+    const id = uniqueId();
+    await createOn(server, token, plantJson(id, 'Persistent'));
+    const [delivered] = await receiver.waitFor((d) => d.event.data.id === id);
+    expect(receiver.attempts.filter((attempt) => attempt.id === delivered.id).map((attempt) => attempt.status)).toEqual([503, 503, 204]);
+    await expect
+      .poll(async () => (await deliveriesIn(database)).find((row) => row.messageId === delivered.id))
+      .toMatchObject({ status: 'succeeded', lastStatusCode: expect.anything() });
+    const row = (await deliveriesIn(database)).find((found) => found.messageId === delivered.id)!;
+    expect(Number(row.attempts)).toBe(3);
+    expect(Number(row.lastStatusCode)).toBe(204);
+  });
+
+  it('keep each plant\'s events in order while earlier ones are retried', async () => {
+    // Every event's first attempt fails, so each plant's later events must wait for the retry.
+    receiver.respondWith(({ count }) => (count === 0 ? 500 : 204));
+    const id = uniqueId();
+    for (const name of ['First', 'Second']) {
+      await createOn(server, token, plantJson(id, name));
+      expect((await requestOn(server, `/plants/${id}`, { method: 'DELETE', headers: bearer() })).status).toBe(204);
+    }
+    await receiver.waitFor((d) => d.event.data.id === id, { count: 4 });
+    const order = receiver.deliveries.filter((d) => d.event.data.id === id).map((d) => `${d.event.type} ${d.event.data.name}`);
+    expect(order).toEqual(['plant.created First', 'plant.deleted First', 'plant.created Second', 'plant.deleted Second']);
+  });
+
+  it('mark a delivery failed after the last retry, and not follow redirects', async () => {
+    receiver.respondWith(({ count }) => (count === 0 ? 302 : 500));
+    const id = uniqueId();
+    await createOn(server, token, plantJson(id, 'Unlucky'));
+    await expect.poll(async () => (await deliveriesIn(database)).some((row) => row.status === 'failed'), { timeout: 10_000 }).toBe(true);
+    const row = (await deliveriesIn(database)).find((found) => found.status === 'failed')!;
+    // The first attempt and the schedule's two retries, and not one more.
+    expect(Number(row.attempts)).toBe(3);
+    const statuses = receiver.attempts.filter((attempt) => attempt.id === row.messageId).map((attempt) => attempt.status);
+    expect(statuses).toEqual([302, 500, 500]);
+    expect(receiver.deliveries.some((d) => d.id === row.messageId)).toBe(false);
+  });
+
+  it('manage an endpoint: a test event, disable and enable, resend a failed delivery, delete; each change recorded', async () => {
+    const admin = { id: 'usr_webhookadmin', email: 'webhook-admin@example.com' };
+    const context = staffContext(admin);
+    await usingDatabase(database.url, async () => {
+      const [endpoint] = await listWebhookEndpoints();
+
+      await sendTestEvent(endpoint.id, context);
+      const [test] = await receiver.waitFor((d) => d.event.type === 'webhook.test');
+      expect(test.event.data).toEqual({ endpointId: endpoint.id, message: expect.stringContaining('test event') });
+
+      // Changes made while it is disabled are never sent to it; those after it is enabled are.
+      await setWebhookEndpointEnabled(endpoint.id, false, context);
+      const unheard = uniqueId();
+      await createOn(server, token, plantJson(unheard, 'Unheard'));
+      // With no endpoint enabled to hear of it, the change writes no outbox row at all.
+      expect(await database.execute(`SELECT "seq" FROM "WebhookEvent" WHERE "plantId" = ${unheard}`)).toEqual([]);
+      await expect(sendTestEvent(endpoint.id, context)).rejects.toThrow(/disabled/);
+      await setWebhookEndpointEnabled(endpoint.id, true, context);
+      const heard = uniqueId();
+      await createOn(server, token, plantJson(heard, 'Heard'));
+      await receiver.waitFor((d) => d.event.data.id === heard);
+      expect(receiver.deliveries.some((d) => d.event.data.id === unheard)).toBe(false);
+
+      const failed = (await deliveriesIn(database)).find((row) => row.status === 'failed')!;
+      await resendDelivery(failed.id, context);
+      await receiver.waitFor((d) => d.id === failed.messageId);
+      await expect.poll(async () => (await deliveriesIn(database)).find((row) => row.id === failed.id)?.status).toBe('succeeded');
+      await expect(resendDelivery(failed.id, context)).rejects.toThrow(/No failed webhook delivery/);
+
+      await deleteWebhookEndpoint(endpoint.id, context);
+      expect(await deliveriesIn(database)).toEqual([]);
+      await expect(deleteWebhookEndpoint(endpoint.id, context)).rejects.toThrow(/No webhook endpoint has id/);
+
+      const { records } = await listAuditRecords({ target: `webhook:${endpoint.id}`, limit: 100 });
+      expect(records.map((record) => [record.action, record.actor.type, record.actor.name]).reverse()).toEqual([
+        ['webhook.created', 'system', 'cli'],
+        ['webhook.test_sent', 'staff', admin.email],
+        ['webhook.disabled', 'staff', admin.email],
+        ['webhook.enabled', 'staff', admin.email],
+        ['webhook.delivery_resent', 'staff', admin.email],
+        ['webhook.deleted', 'staff', admin.email],
+      ]);
+      expect(records[0].before).toEqual({ url: receiver.url, events: ['plant.created', 'plant.updated', 'plant.deleted'] });
+    });
+  });
+
+  it('do the same through the page\'s server actions, recorded as the admin who called them', async () => {
+    const other = await startReceiver();
+    cleanups.push(other.close);
+    const admin = await usingDatabase(database.url, () => newAccount('admin', 'webhook-page'));
+    const asAdmin = await signIn(server.url, admin);
+    const call = (name: string, ...args: unknown[]) => callAction(asAdmin, '/webhooks', name, ...args).then((answer) => answer.value);
+
+    const created = (await call('createEndpointAction', { kind: 'idle' }, form({ url: other.url, events: ['plant.created'] }))) as { kind: string; secret: string };
+    expect(created).toMatchObject({ kind: 'created', url: other.url, secret: expect.stringMatching(/^whsec_/) });
+    other.setSecret(created.secret);
+    const { id } = (await usingDatabase(database.url, () => listWebhookEndpoints())).find((endpoint) => endpoint.url === other.url)!;
+    expect(await call('sendTestEventAction', id)).toEqual({ ok: true });
+    await other.waitFor((d) => d.event.type === 'webhook.test');
+    expect(await call('setEndpointEnabledAction', id, false)).toEqual({ ok: true });
+    expect(await call('sendTestEventAction', id)).toEqual({ ok: false, message: 'This endpoint is disabled: enable it first, then send a test event' });
+    expect(await call('deleteEndpointAction', id)).toEqual({ ok: true });
+    expect(await call('deleteEndpointAction', id)).toEqual({ ok: false, message: `No webhook endpoint has id ${id}` });
+    expect(await call('resendDeliveryAction', 'dlv_nosuchdelivery')).toEqual({ ok: false, message: 'No failed webhook delivery has id dlv_nosuchdelivery' });
+
+    const { records } = await usingDatabase(database.url, () => listAuditRecords({ target: `webhook:${id}`, limit: 10 }));
+    const byAdmin = { type: 'staff', id: admin.id, name: admin.email };
+    expect(records.map((record) => [record.action, record.actor]).reverse()).toEqual([
+      ['webhook.created', byAdmin],
+      ['webhook.test_sent', byAdmin],
+      ['webhook.disabled', byAdmin],
+      ['webhook.deleted', byAdmin],
+    ]);
+    expect(other.rejected).toEqual([]);
+  });
+});
+
+describe('a server killed between the commit and the delivery', () => {
+  it('delivers the event after it restarts', async () => {
+    // The first server holds every event for a minute (a test-only setting): it answers 200, the
+    // event is committed, and nothing has been sent when it is killed.
+    const { database, receiver, server, token } = await setUp({ PLANT_STORE_TEST_DISPATCH_DELAY_MS: '60000' });
+    const id = uniqueId();
+    expect((await createOn(server, token, plantJson(id, 'Survivor'))).status).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.stop('SIGKILL');
+    expect(receiver.attempts).toEqual([]);
+
+    const restarted = performance.now();
+    const second = await startServer({ databaseUrl: database.url, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });
+    cleanups.push(() => second.stop('SIGKILL'));
+    const [delivered] = await receiver.waitFor((d) => d.event.data.id === id);
+    expect(delivered.event).toMatchObject({ type: 'plant.created', data: { id, name: 'Survivor' } });
+    expect(delivered.receivedAt - restarted).toBeLessThan(10_000);
+    expect(receiver.rejected).toEqual([]);
+  });
+});
+
+describe.runIf(testEngine() === 'postgresql')('two instances sharing one PostgreSQL database', () => {
+  it('deliver each event exactly once, whichever instance stored it', async () => {
+    // Both hold events for a moment, so both dispatchers find the same ones due at the same time;
+    // a slow receiver keeps both claiming, as each finished attempt frees a slot, while the other does.
+    const env = { PLANT_STORE_TEST_DISPATCH_DELAY_MS: '500' };
+    const { database, receiver, server: first, token } = await setUp(env);
+    receiver.delayAnswers(20);
+    const second = await startServer({ databaseUrl: database.url, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', ...env } });
+    cleanups.push(() => second.stop('SIGKILL'));
+    const ids = Array.from({ length: 100 }, () => uniqueId());
+    const answers = await Promise.all(ids.map((id, index) => createOn(index % 2 ? second : first, token, plantJson(id, `Plant ${index}`))));
+    expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
+
+    await receiver.waitFor(() => true, { count: ids.length, timeoutMs: 30_000 });
+    // Nothing more arrives late.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.rejected).toEqual([]);
+    const messageIds = receiver.attempts.map((attempt) => attempt.id);
+    expect(messageIds).toHaveLength(ids.length);
+    expect(new Set(messageIds).size).toBe(ids.length);
+    expect(new Set(receiver.deliveries.map((d) => d.event.data.id))).toEqual(new Set(ids));
+    const rows = await deliveriesIn(database);
+    expect(rows.map((row) => [row.status, Number(row.attempts)])).toEqual(ids.map(() => ['succeeded', 1]));
+  });
+});
+
+describe.runIf(testEngine() === 'postgresql')('without a long-running dispatcher, as on Vercel', () => {
+  it('deliver right after the response, and leave retries to the cron route, which only the scheduler may call', async () => {
+    const cronSecret = 'cron-secret-for-tests';
+    // VERCEL=1: no dispatcher in the process; Next's router, where after() runs.
+    const { receiver, server, token } = await setUp({ VERCEL: '1', API_DIRECT_ROUTES: 'off', CRON_SECRET: cronSecret });
+    receiver.respondWith(({ count }) => (count === 0 ? 503 : 204));
+    const id = uniqueId();
+    const sent = performance.now();
+    expect((await createOn(server, token, plantJson(id, 'Serverless'))).status).toBe(200);
+    await expect.poll(() => receiver.attempts.length).toBe(1);
+    expect(performance.now() - sent).toBeLessThan(2000);
+
+    // The retry falls due after 100 ms, but nothing here sends it until the scheduler calls.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(receiver.attempts).toHaveLength(1);
+    const cron = (authorization?: string) => requestOn(server, '/api/cron/webhooks', { headers: authorization ? { authorization } : {} });
+    expect((await cron()).status).toBe(401);
+    expect((await cron('Bearer not-the-secret')).status).toBe(401);
+    expect((await cron(`Bearer ${token}`)).status).toBe(401);
+    const ran = await cron(`Bearer ${cronSecret}`);
+    expect(ran.status).toBe(200);
+    expect(ran.body).toEqual({ attempts: 1 });
+    const [delivered] = await receiver.waitFor((d) => d.event.data.id === id);
+    expect(receiver.attempts.map((attempt) => [attempt.id, attempt.status])).toEqual([
+      [delivered.id, 503],
+      [delivered.id, 204],
+    ]);
+    expect(receiver.rejected).toEqual([]);
+    // The daily prune answers what it removed.
+    const pruned = await requestOn(server, '/api/cron/retention', { headers: { authorization: `Bearer ${cronSecret}` } });
+    expect(pruned.body).toEqual({ auditEvents: 0, deliveries: 0, events: 0 });
+  });
+});
+
+describe.runIf(testEngine() === 'postgresql')('claiming deliveries on PostgreSQL', () => {
+  it('never hands one delivery to two claims made at the same moment', async () => {
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    await usingDatabase(database.url, async () => {
+      // An endpoint nothing here delivers to (no server runs on this database).
+      const { endpoint } = await createWebhookEndpoint({ url: 'https://93.184.215.14/never-called' }, OPERATOR_COMMAND);
+      const events = Array.from({ length: 200 }, (_, index) => plantEvent('plant.created', { id: BigInt(index + 1), name: `Plant ${index}` }, new Date(Date.now() + 1000)));
+      await db().$transaction((tx) => insertOutboxRows(tx, events));
+      const now = new Date(Date.now() + 2000);
+      expect(await deliveryStore().fanOut({ limit: 500, madeBy: now, now })).toBe(200);
+
+      // Twenty claims at once, on ten pooled connections: with SKIP LOCKED each row goes to one.
+      const claims = await Promise.all(
+        Array.from({ length: 20 }, () => deliveryStore().claim({ limit: 15, now: new Date(now.getTime() + 1000), leaseUntil: new Date(now.getTime() + 60_000) })),
+      );
+      const taken = claims.flat().map((delivery) => delivery.id);
+      expect(new Set(taken).size).toBe(taken.length);
+      expect(taken.length).toBe(200);
+      expect(claims.flat().every((delivery) => delivery.endpointId === endpoint.id && delivery.attempts === 1)).toBe(true);
+    });
+  });
+});

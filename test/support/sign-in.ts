@@ -1,0 +1,119 @@
+// Signing in as a browser does, over next-auth's endpoints, and the raw HTTP that fetch would not
+// send or would tidy up.
+import { execFile } from 'node:child_process';
+import net from 'node:net';
+import { operatorScript } from './cli';
+
+type Server = { url: string };
+
+/** A staff account in the database at `url`, made by the operator CLI. */
+export function userIn(url: string, email: string, password: string): Promise<void> {
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, operatorScript('user', 'create', '--email', email, '--password', password), { env: { ...process.env, DATABASE_URL: url } }, (error, _out, err) =>
+      error ? reject(new Error(`npm run user failed: ${err}`)) : resolve(),
+    ),
+  );
+}
+
+const cookiePairs = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
+
+/** A CSRF token and the cookie that goes with it; next-auth accepts the pair any number of times. */
+export async function csrfOn(server: Server, cookie = ''): Promise<{ token: string; cookie: string }> {
+  const response = await fetch(`${server.url}/api/auth/csrf`, { headers: { cookie } });
+  if (!response.ok) throw new Error(`GET /api/auth/csrf answered ${response.status}`);
+  const { csrfToken } = (await response.json()) as { csrfToken: string };
+  return { token: csrfToken, cookie: [cookie, ...cookiePairs(response)].filter(Boolean).join('; ') };
+}
+
+export type AuthAnswer = { status: number; url: string | null; location: string | null; cookies: string[] };
+
+/** POSTs a form to /api/auth/<action> with a valid CSRF token; `json` asks for `{url}` instead of a redirect. */
+export async function postAuth(
+  server: Server,
+  action: string,
+  fields: Record<string, string>,
+  options: { json?: boolean; csrf?: { token: string; cookie: string }; cookie?: string } = {},
+): Promise<AuthAnswer> {
+  const csrf = options.csrf ?? (await csrfOn(server, options.cookie));
+  const body = new URLSearchParams({ ...fields, csrfToken: csrf.token, ...(options.json === false ? {} : { json: 'true' }) });
+  const response = await fetch(`${server.url}/api/auth/${action}`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: csrf.cookie, 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+  const text = await response.text();
+  let url: string | null = null;
+  try {
+    url = (JSON.parse(text) as { url?: string }).url ?? null;
+  } catch {
+    // a redirect, or an Error body
+  }
+  return { status: response.status, url, location: response.headers.get('location'), cookies: cookiePairs(response) };
+}
+
+/** Signs in through the Credentials provider; `session` is the cookie to send as that person. */
+export async function signInOn(server: Server, email: string, password: string, fields: Record<string, string> = {}) {
+  const answer = await postAuth(server, 'callback/credentials', { email, password, ...fields });
+  const session = answer.cookies.find((cookie) => cookie.includes('next-auth.session-token=')) ?? null;
+  return { ...answer, session };
+}
+
+export type LogLine = { msg: string; email?: string; address?: string; [field: string]: unknown };
+
+/** A server's JSON log lines with one of `messages`, for `email` if given. */
+export function logLinesIn(output: string, messages: string[], email?: string): LogLine[] {
+  return output
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as LogLine)
+    .filter((line) => messages.includes(line.msg) && (email === undefined || line.email === email));
+}
+
+/** Password checks a server ran for `email`: each writes "sign-in failed" or "sign-in succeeded". */
+export const passwordChecksIn = (output: string, email: string) => logLinesIn(output, ['sign-in failed', 'sign-in succeeded'], email).length;
+
+/** The reason next-auth gives for a refused sign-in (its `error` parameter), or null. */
+export const refusalOf = (answer: AuthAnswer) => (answer.url ? new URL(answer.url, 'http://x').searchParams.get('error') : null);
+
+export type RawAnswer = { status: number; headers: [string, string][]; body: string; firstByteMs: number };
+
+/**
+ * One exchange over a fresh socket, exactly as written: `head` is the request line and headers
+ * (CRLF line ends added), `body` is written after it, by a function if it is to be streamed.
+ */
+export function rawExchange(server: Server, head: string[], body?: string | ((socket: net.Socket) => void)): Promise<RawAnswer> {
+  const { hostname, port } = new URL(server.url);
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    let firstByteMs = -1;
+    const chunks: Buffer[] = [];
+    const socket = net.connect(Number(port), hostname);
+    socket.on('data', (chunk) => {
+      if (firstByteMs < 0) firstByteMs = performance.now() - started;
+      chunks.push(chunk);
+      // One answer is all this waits for: done once the head and a declared body have arrived.
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1];
+      if (end >= 0 && (length !== undefined ? text.length - end - 4 >= Number(length) : /\r\n0\r\n\r\n$/.test(text))) finish();
+    });
+    socket.on('error', (error) => (chunks.length ? finish() : reject(error)));
+    socket.on('close', () => finish());
+    let done = false;
+    function finish() {
+      if (done) return;
+      done = true;
+      socket.destroy();
+      const text = Buffer.concat(chunks).toString('latin1');
+      const end = text.indexOf('\r\n\r\n');
+      if (end < 0) return reject(new Error(`no answer: ${JSON.stringify(text.slice(0, 200))}`));
+      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
+      const headers = lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [string, string]);
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4), firstByteMs });
+    }
+    socket.write(`${head.join('\r\n')}\r\n\r\n`);
+    if (typeof body === 'string') socket.write(body);
+    else body?.(socket);
+  });
+}
