@@ -90,11 +90,16 @@ export async function createUser(options: { email: string; role?: Role; password
   const by = options.by ?? OPERATOR_COMMAND;
   try {
     const created = await db().$transaction(async (tx) => {
-      const first = (await tx.user.count()) === 0;
-      const row = await tx.user.create({
-        data: { id: randomId('usr_'), email, passwordHash, role: first ? 'admin' : (options.role ?? 'staff') },
+      // The write comes first: on SQLite it takes the write lock at once. Counting first would
+      // open a read that must later upgrade to a write, and two CLI processes doing that at once
+      // wait on each other until the transaction times out.
+      let row = await tx.user.create({
+        data: { id: randomId('usr_'), email, passwordHash, role: options.role ?? 'staff' },
         select: accountFields,
       });
+      if (row.role !== 'admin' && (await tx.user.count()) === 1) {
+        row = await tx.user.update({ where: { id: row.id }, data: { role: 'admin' }, select: accountFields });
+      }
       const passwordLink = passwordHash === null ? await issuePasswordLink(tx, row.id) : null;
       const after = { email: row.email, role: row.role };
       await insertAuditRows(tx, [auditRow({ action: 'staff.created', target: { type: 'staff', id: row.id }, after }, by)]);

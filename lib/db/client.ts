@@ -14,6 +14,11 @@ const BUSY_TIMEOUT_MS = 5000;
 // Each instance holds at most this many PostgreSQL connections; several instances share a server.
 const DEFAULT_POOL_SIZE = 10;
 
+// A transaction waits to start as long as a single statement waits for a lock or a pooled
+// connection, and may then spend that long again on its statements: Prisma's own defaults (2 s,
+// 5 s) are outlasted by one statement's busy wait on SQLite or a busy instance's queue.
+const TRANSACTION_OPTIONS = { maxWait: BUSY_TIMEOUT_MS, timeout: 2 * BUSY_TIMEOUT_MS };
+
 export type Client = SqliteClient;
 /** The client inside `db().$transaction(async (tx) => ...)`: changes that must commit together. */
 export type Transaction = Prisma.TransactionClient;
@@ -29,14 +34,11 @@ function createClient(): { client: Client; engine: DatabaseEngine } {
   if (engine === 'sqlite') {
     // WAL is set on the file by migrations; busy_timeout is per connection, hence `timeout` here.
     const adapter = new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(url)}`, timeout: BUSY_TIMEOUT_MS });
-    return { client: new SqliteClient({ adapter }), engine };
+    return { client: new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }), engine };
   }
   const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_TIMEOUT_MS });
-  // A transaction waits for a pooled connection as long as a single statement does (Prisma's own
-  // default is 2 s, which a busy instance's queue outlasts).
-  const transactionOptions = { maxWait: BUSY_TIMEOUT_MS, timeout: 2 * BUSY_TIMEOUT_MS };
   // The models are the same, only the provider differs, so the two clients' APIs are too.
-  return { client: new PostgresqlClient({ adapter, transactionOptions }) as unknown as Client, engine };
+  return { client: new PostgresqlClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }) as unknown as Client, engine };
 }
 
 // One per process: Next evaluates this module once per route bundle (and the dev server again on
