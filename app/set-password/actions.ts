@@ -1,6 +1,7 @@
 'use server';
 // Setting a password through a one-time link. Open to anyone, like the sign-in page: the link's
 // 256-bit secret is the credential, and it works once.
+import { incomingRequest } from '@/lib/audit/context';
 import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, PasswordLinkError, setPasswordWithLink } from '@/lib/auth/password-links';
 import { PasswordRuleError } from '@/lib/auth/password-policy';
 
@@ -15,7 +16,7 @@ export type SetPasswordOutcome = { ok: true; email: string } | { ok: false; mess
 
 export async function setPasswordAction(secret: string, password: string): Promise<SetPasswordOutcome> {
   try {
-    const { email } = await setPasswordWithLink(String(secret), String(password));
+    const { email } = await setPasswordWithLink(String(secret), String(password), await incomingRequest());
     return { ok: true, email };
   } catch (error) {
     if (error instanceof PasswordRuleError) return { ok: false, message: `New password: ${error.rule}`, linkUsable: true };

@@ -3,6 +3,7 @@
 import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
+import { incomingRequest } from '../audit/context';
 import { endSessions } from './accounts';
 import { returnPathOn } from './return-path';
 import { resolveAuthSecret } from './secret';
@@ -54,7 +55,10 @@ export function authOptions(): NextAuthOptions {
     events: {
       // Sign-out ends the session on the server too: a copy of the cookie stops working.
       async signOut({ token }) {
-        if (token?.sub) await endSessions(token.sub, 'sign-out', { actor: { type: 'staff', id: token.sub, name: String(token.email ?? '') } });
+        if (token?.sub) await endSessions(token.sub, 'sign-out', {
+            actor: { type: 'staff', id: token.sub, name: String(token.email ?? '') },
+            ...(await incomingRequest()),
+          });
       },
     },
     logger: {

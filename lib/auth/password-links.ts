@@ -6,6 +6,7 @@
 // proxies and Referer headers.
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
+import type { ChangeContext } from '../audit/context';
 import { auditRow, insertAuditRows } from '../audit/records';
 import { db, type Transaction } from '../db/client';
 import { randomId } from '../ids';
@@ -67,7 +68,12 @@ export class PasswordLinkError extends Error {
  * session the account had ends. Throws PasswordRuleError for a weak password (the link stays
  * usable) and PasswordLinkError when the link cannot be used.
  */
-export async function setPasswordWithLink(secret: string, password: string, now = new Date()): Promise<{ email: string }> {
+export async function setPasswordWithLink(
+  secret: string,
+  password: string,
+  request: Pick<ChangeContext, 'requestId' | 'clientAddress'> = {},
+  now = new Date(),
+): Promise<{ email: string }> {
   await assertAcceptablePassword(password);
   if (!SECRET_SHAPE.test(secret)) throw new PasswordLinkError('invalid');
   // Hashed before the transaction: scrypt takes a while, and a write lock should not wait on it.
@@ -87,7 +93,7 @@ export async function setPasswordWithLink(secret: string, password: string, now 
     });
     // Whoever holds the link acts as the account it was made for.
     const actor = { type: 'staff' as const, id: updated.id, name: updated.email };
-    await insertAuditRows(tx, [auditRow({ action: 'staff.password_set', target: { type: 'staff', id: updated.id } }, { actor })]);
+    await insertAuditRows(tx, [auditRow({ action: 'staff.password_set', target: { type: 'staff', id: updated.id } }, { actor, ...request })]);
     return updated;
   });
   if (!user) {

@@ -5,6 +5,7 @@
 import 'server-only';
 import { recordAudit } from '../audit/records';
 import { clientAddress, UNKNOWN_ADDRESS } from '../http/client-address';
+import { requestIdOf } from '../http/request-id';
 import { log } from '../log';
 import { recordSignIn } from './accounts';
 import { claimLoginAttempt, clearLoginAttempts } from './login-throttle';
@@ -21,10 +22,10 @@ type SignInRequest = { headers?: Record<string, string | string[] | undefined> }
 
 const text = (value: unknown) => (typeof value === 'string' ? value : '');
 
-function addressOf(request: SignInRequest | undefined): string {
+function headersOf(request: SignInRequest | undefined): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(request?.headers ?? {})) if (typeof value === 'string') headers.set(name, value);
-  return clientAddress(headers);
+  return headers;
 }
 
 /** The staff member these credentials belong to, or null; throws when the email must wait or the account is disabled. */
@@ -34,7 +35,8 @@ export async function authorizeStaff(
 ): Promise<{ id: string; email: string; sessionVersion: number } | null> {
   const email = text(credentials?.email).trim().toLowerCase();
   const password = text(credentials?.password);
-  const address = addressOf(request);
+  const headers = headersOf(request);
+  const address = clientAddress(headers);
   if (!email || !password) return null;
   if (email.length > EMAIL_MAX_LENGTH || isOverlongPassword(password)) {
     // No account can match, so nothing is looked up, hashed or counted.
@@ -53,11 +55,11 @@ export async function authorizeStaff(
     const matches = await verifyPassword(password, user?.passwordHash ?? (await dummyPasswordHash()));
     // In the audit trail too: the email as typed (an account's, or one nobody has), so a guessing
     // run shows there.
-    const clientAddressOf = address === UNKNOWN_ADDRESS ? {} : { clientAddress: address };
+    const requestDetails = { requestId: requestIdOf(headers), ...(address === UNKNOWN_ADDRESS ? {} : { clientAddress: address }) };
     const actor = user ? { type: 'staff' as const, id: user.id, name: user.email } : { type: 'staff' as const, name: email };
     if (!user || !matches) {
       log.info('sign-in failed', { email, address });
-      await recordAudit({ action: 'staff.sign_in_failed', target: { type: 'staff', id: user?.id ?? email } }, { actor, ...clientAddressOf });
+      await recordAudit({ action: 'staff.sign_in_failed', target: { type: 'staff', id: user?.id ?? email } }, { actor, ...requestDetails });
       return null;
     }
     await clearLoginAttempts(email);
@@ -66,11 +68,11 @@ export async function authorizeStaff(
       log.info('sign-in refused', { reason: 'account disabled', email, userId: user.id, address });
       await recordAudit(
         { action: 'staff.sign_in_failed', target: { type: 'staff', id: user.id }, after: { reason: 'account disabled' } },
-        { actor, ...clientAddressOf },
+        { actor, ...requestDetails },
       );
       throw accountDisabledError();
     }
-    const sessionVersion = await recordSignIn(user.id, { actor, ...clientAddressOf });
+    const sessionVersion = await recordSignIn(user.id, { actor, ...requestDetails });
     log.info('sign-in succeeded', { email, userId: user.id, address });
     return { id: user.id, email: user.email, sessionVersion };
   } catch (error) {

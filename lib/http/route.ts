@@ -9,9 +9,8 @@ import { isShuttingDown } from '../shutdown';
 import { authenticateWithinLimit } from './auth-failure-limit';
 import { ApiError } from './errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
+import { requestIdOf } from './request-id';
 import { errorResponse } from './respond';
-
-const CALLER_REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 type RouteContext<Params> = { params: Promise<Params> };
 
@@ -22,11 +21,6 @@ export type ApiContext<Params> = {
   responseHeaders?: Record<string, string>;
 };
 export type AuthenticatedContext<Params> = ApiContext<Params> & { principal: Principal };
-
-function requestIdOf(request: Request): string {
-  const given = request.headers.get('x-request-id');
-  return given && CALLER_REQUEST_ID.test(given) ? given : crypto.randomUUID();
-}
 
 function wrap<Params, Context extends ApiContext<Params>>(
   prepare: (request: Request, base: ApiContext<Params>) => Promise<Context>,

@@ -120,7 +120,7 @@ describe('one-time set-password links', () => {
     expect((await inspectPasswordLink(passwordLink!, almost)).status).toBe('valid');
     const after = new Date(Date.now() + 24 * 60 * 60 * 1000 + 1000);
     expect((await inspectPasswordLink(passwordLink!, after)).status).toBe('expired');
-    await expect(setPasswordWithLink(passwordLink!, GOOD_PASSWORD, after)).rejects.toThrow(/has expired/);
+    await expect(setPasswordWithLink(passwordLink!, GOOD_PASSWORD, {}, after)).rejects.toThrow(/has expired/);
     expect((await row(account.id)).passwordHash).toBeNull();
   });
 

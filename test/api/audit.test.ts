@@ -6,7 +6,7 @@ import { createApiToken, revokeApiToken } from '../../lib/auth/api-tokens';
 import { issueSessionToken } from '../../lib/auth/session-token';
 import { db } from '../../lib/db/client';
 import { pruneExpired } from '../../lib/retention';
-import { browser, newAccount, signIn, type TestAccount } from '../support/accounts';
+import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
 import { api, baseUrl, expectError, uniqueId } from '../support/api';
 import { createTestDatabase, testEngine, usingDatabase } from '../support/database';
 import { callAction, form } from '../support/server-actions';
@@ -172,12 +172,14 @@ describe('staff account changes, made through the pages\' server actions', () =>
   it('record the admin who made each, and the member for what they do themselves', async () => {
     const asAdmin = await signIn(baseUrl(), admin);
     const email = `audited-member-${Date.now()}@example.com`;
+    const requestId = `staff-page-${Date.now()}`;
     const added = await callAction(asAdmin, '/staff', 'addStaffMemberAction', { kind: 'idle' }, form({ email, role: 'staff' }));
     expect(added.value).toMatchObject({ kind: 'created' });
     const { id } = await db().user.findUniqueOrThrow({ where: { email } });
-    for (const [name, ...args] of [['setRoleAction', id, 'admin'], ['setRoleAction', id, 'staff'], ['disableAccountAction', id], ['enableAccountAction', id]] as const) {
-      expect((await callAction(asAdmin, '/staff', name, ...args)).value, name).toEqual({ ok: true });
-    }
+    // The disable is sent with the X-Request-Id a proxy in front might set: its record carries it.
+    const tagged: Browser = { ...asAdmin, fetch: (path, init = {}) => asAdmin.fetch(path, { ...init, headers: { ...init.headers, 'x-request-id': requestId } }) };
+    const changes = [[asAdmin, 'setRoleAction', id, 'admin'], [asAdmin, 'setRoleAction', id, 'staff'], [tagged, 'disableAccountAction', id], [asAdmin, 'enableAccountAction', id]] as const;
+    for (const [who, name, ...args] of changes) expect((await callAction(who, '/staff', name, ...args)).value, name).toEqual({ ok: true });
     const reset = (await callAction(asAdmin, '/staff', 'resetPasswordAction', id)).value as { linkPath: string };
     const secret = reset.linkPath.split('#')[1];
     const password = 'the member chose this passphrase';
@@ -199,6 +201,11 @@ describe('staff account changes, made through the pages\' server actions', () =>
       ['staff.signed_in', byMember],
       ['staff.signed_out_everywhere', byMember],
     ]);
+    // Each carries the request it came in on (its id, and the address it came from), as API
+    // changes do: the pages' server actions, the set-password link and sign-in alike.
+    for (const record of history) expect(record, record.action).toMatchObject({ clientAddress: '127.0.0.1', requestId: expect.any(String) });
+    expect(history[3].requestId).toBe(requestId);
+    expect(new Set(history.map((record) => record.requestId)).size).toBe(history.length);
     expect(history[0].after).toEqual({ email, role: 'staff' });
     expect(history[1]).toMatchObject({ before: { role: 'staff' }, after: { role: 'admin' } });
     expect(JSON.stringify(history)).not.toContain(secret);

@@ -3,7 +3,7 @@
 // signed-in person (or anyone at all) can call a server action directly; a refusal is logged.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { staffContext } from '@/lib/audit/context';
+import { incomingRequest, staffContext } from '@/lib/audit/context';
 import { AccountError, type ChangedBy, disableAccount, enableAccount, resetPassword, setAccountRole } from '@/lib/auth/accounts';
 import { passwordLinkPath } from '@/lib/auth/password-links';
 import { ROLES } from '@/lib/auth/scopes';
@@ -26,7 +26,7 @@ export async function addStaffMemberAction(_previous: AddStaffState, form: FormD
   const parsed = NewMember.safeParse({ email: String(form.get('email') ?? '').trim(), role: form.get('role') ?? 'staff' });
   if (!parsed.success) return { kind: 'error', message: describeIssues(parsed.error.issues) };
   try {
-    const { account, passwordLink } = await createUser({ ...parsed.data, by: staffContext(staff) });
+    const { account, passwordLink } = await createUser({ ...parsed.data, by: staffContext(staff, await incomingRequest()) });
     revalidatePath('/staff');
     return { kind: 'created', email: account.email, linkPath: passwordLinkPath(passwordLink!) };
   } catch (error) {
@@ -40,7 +40,7 @@ async function change(action: string, work: (by: ChangedBy) => Promise<string | 
   const { ok, staff, refusal } = await actionCaller(action, 'admin');
   if (!ok) return { ok: false, message: refusal };
   try {
-    const secret = await work(staffContext(staff));
+    const secret = await work(staffContext(staff, await incomingRequest()));
     revalidatePath('/staff');
     return secret ? { ok: true, linkPath: passwordLinkPath(secret) } : { ok: true };
   } catch (error) {

@@ -3,7 +3,7 @@
 // their Origin, so another site cannot call them with a signed-in person's cookie.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { staffContext } from '@/lib/audit/context';
+import { incomingRequest, staffContext } from '@/lib/audit/context';
 import { createApiToken, revokeApiToken, TokenScopeError } from '@/lib/auth/api-tokens';
 import { SCOPES } from '@/lib/auth/scopes';
 import { actionCaller } from '@/lib/auth/staff';
@@ -34,7 +34,7 @@ export async function createTokenAction(_previous: CreateTokenState, form: FormD
   try {
     const { token } = await createApiToken(
       { name, scopes, expiresInDays: expiresInDays === 'never' ? undefined : Number(expiresInDays), createdById: staff.id },
-      staffContext(staff),
+      staffContext(staff, await incomingRequest()),
     );
     revalidatePath('/tokens');
     return { kind: 'created', name, token };
@@ -49,7 +49,7 @@ export async function createTokenAction(_previous: CreateTokenState, form: FormD
 export async function revokeTokenAction(id: string): Promise<{ ok: boolean; message?: string }> {
   const { ok, staff, refusal } = await actionCaller('revokeToken');
   if (!ok) return { ok: false, message: refusal };
-  const revoked = await revokeApiToken(String(id), staffContext(staff), staff.role === 'admin' ? {} : { createdById: staff.id });
+  const revoked = await revokeApiToken(String(id), staffContext(staff, await incomingRequest()), staff.role === 'admin' ? {} : { createdById: staff.id });
   revalidatePath('/tokens');
   return revoked ? { ok: true } : { ok: false, message: 'That token was already revoked or does not exist.' };
 }

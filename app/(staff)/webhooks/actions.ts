@@ -3,7 +3,7 @@
 // caller's role itself (a refusal is logged). Every change goes through lib/webhooks/endpoints.ts,
 // which records it.
 import { revalidatePath } from 'next/cache';
-import { staffContext, type ChangeContext } from '@/lib/audit/context';
+import { incomingRequest, staffContext, type ChangeContext } from '@/lib/audit/context';
 import { actionCaller } from '@/lib/auth/staff';
 import { ApiError } from '@/lib/http/errors';
 import {
@@ -26,7 +26,7 @@ async function asAdmin(action: string, change: (context: ChangeContext) => Promi
   const { ok, staff, refusal } = await actionCaller(action, 'admin');
   if (!ok) return { ok: false, message: refusal };
   try {
-    await change(staffContext(staff));
+    await change(staffContext(staff, await incomingRequest()));
   } catch (error) {
     if (error instanceof ApiError) return { ok: false, message: error.message };
     throw error;
