@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { diffSchemaAgainstMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase } from '../../lib/db/temporary-database';
 import { POSTGRESQL_SCHEMA, SQLITE_SCHEMA, postgresqlSchemaFrom } from '../../scripts/prisma-generate.mjs';
-import { testEngine } from '../support/database';
+import { createTestDatabase, executeOn, testEngine } from '../support/database';
 
 describe(`the ${testEngine()} schema`, () => {
   it('is the one generated from prisma/schema.prisma (run `npm run db:generate` after editing it)', () => {
@@ -18,6 +18,19 @@ describe(`the ${testEngine()} schema`, () => {
       expect(await diffSchemaAgainstMigrations({ scratchDatabaseUrl: scratch.url })).toBeNull();
     } finally {
       await scratch.drop();
+    }
+  });
+
+  // Its migration says why (prisma/postgresql/migrations/*_rate_limit_unlogged).
+  it.runIf(testEngine() === 'postgresql')('keeps the rate limit\'s counts in an unlogged table, and everything else logged', async () => {
+    const database = await createTestDatabase();
+    try {
+      const tables = (await executeOn('postgresql', database.url, `
+        SELECT relname AS "table", relpersistence AS "persistence" FROM pg_class
+        WHERE relkind = 'r' AND relnamespace = 'public'::regnamespace AND relpersistence <> 'p'`)) as { table: string }[];
+      expect(tables).toEqual([{ table: 'RateLimitWindow', persistence: 'u' }]);
+    } finally {
+      await database.remove();
     }
   });
 });
