@@ -1,6 +1,7 @@
 'use client';
 import { useActionState, useState, useTransition } from 'react';
 import { changePasswordAction, signOutEverywhereAction, type ChangePasswordState } from '@/app/(staff)/account/actions';
+import { SubmitActions } from './submit-actions';
 
 const SIGN_IN_AGAIN = `/login?callbackUrl=${encodeURIComponent('/account')}`;
 const AFTER_SIGN_OUT = '/login';
@@ -37,11 +38,7 @@ function ChangePassword({ minLength }: { minLength: number }) {
           At least {minLength} characters. Common passwords are refused; a few unrelated words make a good one.
         </p>
       </div>
-      <div className="actions">
-        <button type="submit" disabled={changing}>
-          {changing ? 'Changing…' : 'Change password'}
-        </button>
-      </div>
+      <SubmitActions busy={changing} label="Change password" busyLabel="Changing…" />
       <div className="notice-area">
         <p role="alert" className={state.kind === 'error' ? 'notice error' : 'notice'}>
           {state.kind === 'error' ? state.message : ''}

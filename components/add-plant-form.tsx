@@ -10,6 +10,7 @@ import { Notices, type Notice } from './notices';
 import { RecentPlants, type RecentPlant } from './recent-plants';
 import { TextField } from './text-field';
 import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from './use-session-token';
+import { SubmitActions } from './submit-actions';
 
 const FIELDS = ['id', 'name', 'tag'] as const;
 
@@ -116,11 +117,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
             registration={register('tag')}
             maxLength={TAG_MAX_LENGTH * 2}
           />
-          <div className="actions">
-            <button type="submit" disabled={isSubmitting}>
-              {isSubmitting ? 'Adding…' : 'Add plant'}
-            </button>
-          </div>
+          <SubmitActions busy={isSubmitting} label="Add plant" busyLabel="Adding…" />
           <Notices notice={notice} />
         </form>
       </section>

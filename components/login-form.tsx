@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { postAuthForm, reachedDestination } from '@/lib/api-client/auth';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sign-in-refusal';
+import { SubmitActions } from './submit-actions';
 
 function refusalText(error: string | null): string {
   if (error === null) return 'Could not sign in. Reload the page and try again.';
@@ -55,11 +56,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         <label htmlFor="password">Password</label>
         <input id="password" name="password" type="password" autoComplete="current-password" required />
       </div>
-      <div className="actions">
-        <button type="submit" disabled={busy}>
-          {busy ? 'Signing in…' : 'Sign in'}
-        </button>
-      </div>
+      <SubmitActions busy={busy} label="Sign in" busyLabel="Signing in…" />
       <div className="notice-area">
         <p role="alert" className={alert ? 'notice error' : 'notice'}>
           {alert}

@@ -3,6 +3,7 @@
 // reaches a server or a log; this page reads it and sends it with the new password.
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkPasswordLinkAction, setPasswordAction } from '@/app/set-password/actions';
+import { SubmitActions } from './submit-actions';
 
 type Stage =
   | { kind: 'checking' }
@@ -96,11 +97,7 @@ export function SetPasswordForm({ minLength }: { minLength: number }) {
               {stage.error}
             </p>
           </div>
-          <div className="actions">
-            <button type="submit" disabled={busy}>
-              {busy ? 'Setting…' : 'Set password'}
-            </button>
-          </div>
+          <SubmitActions busy={busy} label="Set password" busyLabel="Setting…" />
         </form>
       )}
     </section>

@@ -12,6 +12,7 @@ import { ROLE_LABELS, ROLES, type Role } from '@/lib/auth/scopes';
 import { ConfirmAction } from './confirm-action';
 import { OneTimeLink } from './one-time-link';
 import { Timestamp } from './timestamp';
+import { SubmitActions } from './submit-actions';
 
 export type StaffRow = {
   id: string;
@@ -99,11 +100,7 @@ export function StaffManager({ accounts, me }: { accounts: StaffRow[]; me: strin
               ))}
             </select>
           </div>
-          <div className="actions">
-            <button type="submit" disabled={adding}>
-              {adding ? 'Adding…' : 'Add staff member'}
-            </button>
-          </div>
+          <SubmitActions busy={adding} label="Add staff member" busyLabel="Adding…" />
         </form>
         {state.kind === 'created' && (
           <OneTimeLink key={state.linkPath} email={state.email} path={state.linkPath} intro={`Account for ${state.email} created.`} />

@@ -5,6 +5,7 @@ import { DEFAULT_TOKEN_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/auth
 import { ConfirmAction } from './confirm-action';
 import { SecretBox } from './secret-box';
 import { Timestamp } from './timestamp';
+import { SubmitActions } from './submit-actions';
 
 export type TokenRow = {
   id: string;
@@ -71,11 +72,7 @@ export function TokenManager({ tokens, scopes, everyone }: { tokens: TokenRow[];
               </label>
             ))}
           </fieldset>
-          <div className="actions">
-            <button type="submit" disabled={creating}>
-              {creating ? 'Creating…' : 'Create token'}
-            </button>
-          </div>
+          <SubmitActions busy={creating} label="Create token" busyLabel="Creating…" />
         </form>
         {state.kind === 'created' && (
           <SecretBox key={state.token} secret={state.token} label="New token">

@@ -16,6 +16,7 @@ import {
 import { ConfirmAction } from './confirm-action';
 import { SecretBox } from './secret-box';
 import { Timestamp } from './timestamp';
+import { SubmitActions } from './submit-actions';
 
 export type DeliveryView = {
   id: string;
@@ -196,11 +197,7 @@ export function WebhookManager({ endpoints, eventTypes }: { endpoints: EndpointV
               </label>
             ))}
           </fieldset>
-          <div className="actions">
-            <button type="submit" disabled={creating}>
-              {creating ? 'Adding…' : 'Add endpoint'}
-            </button>
-          </div>
+          <SubmitActions busy={creating} label="Add endpoint" busyLabel="Adding…" />
         </form>
         {state.kind === 'created' && (
           <SecretBox key={state.secret} secret={state.secret} label="Signing secret">
