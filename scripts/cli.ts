@@ -22,6 +22,16 @@ export function runCli(usage: string, main: () => Promise<void>): void {
   );
 }
 
+/** Runs the command the first argument names (`npm run x -- COMMAND ARGS...`) with the rest. */
+export function runCommands(usage: string, commands: Record<string, (args: string[]) => Promise<void>>): void {
+  runCli(usage, async () => {
+    const [command, ...args] = process.argv.slice(2);
+    if (command === undefined) throw new UsageError('a command is required');
+    if (!Object.hasOwn(commands, command)) throw new UsageError(`unknown command "${command}"`);
+    await commands[command](args);
+  });
+}
+
 export function formatDate(date: Date | null): string {
   return date ? date.toISOString().replace('T', ' ').slice(0, 16) : '-';
 }

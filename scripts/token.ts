@@ -6,7 +6,7 @@ import { DEFAULT_TOKEN_SCOPES, isScope, SCOPES, type Scope } from '../lib/auth/s
 import { findUserByEmail } from '../lib/auth/users';
 import { describeIssues } from '../lib/http/validation';
 import { TokenName } from '../lib/schemas/token';
-import { formatDate, printable, printTable, runCli, UsageError } from './cli';
+import { formatDate, printable, printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:
   npm run token -- create --name NAME [--scopes SCOPE,...] [--expires-in DAYS] [--user EMAIL]
@@ -91,16 +91,4 @@ async function revoke(args: string[]) {
   process.stdout.write(`Revoked API token ${id}. Requests using it are refused from now on.\n`);
 }
 
-runCli(USAGE, async () => {
-  const [command, ...args] = process.argv.slice(2);
-  switch (command) {
-    case 'create':
-      return create(args);
-    case 'list':
-      return list();
-    case 'revoke':
-      return revoke(args);
-    default:
-      throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
-  }
-});
+runCommands(USAGE, { create, list, revoke });

@@ -7,7 +7,7 @@ import { PasswordRuleError } from '../lib/auth/password-policy';
 import { isRole } from '../lib/auth/scopes';
 import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/users';
 import { describeIssues } from '../lib/http/validation';
-import { formatDate, passwordFrom, printable, printTable, runCli, UsageError } from './cli';
+import { formatDate, passwordFrom, printable, printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:
   npm run user -- create --email EMAIL [--role admin|staff] [--password-stdin]
@@ -74,34 +74,24 @@ async function change(work: () => Promise<void>) {
   }
 }
 
-runCli(USAGE, async () => {
-  const [command, ...args] = process.argv.slice(2);
-  switch (command) {
-    case 'create':
-      return create(args);
-    case 'list':
-      return list();
-    case 'disable': {
-      const account = await accountNamed(args, 0, 'disable takes one EMAIL');
-      await change(() => disableAccount(account.id, OPERATOR_COMMAND));
-      process.stdout.write(`Disabled ${account.email}: signed out everywhere, and their API tokens are refused until enabled.\n`);
-      return;
-    }
-    case 'enable': {
-      const account = await accountNamed(args, 0, 'enable takes one EMAIL');
-      await change(() => enableAccount(account.id, OPERATOR_COMMAND));
-      process.stdout.write(`Enabled ${account.email}.\n`);
-      return;
-    }
-    case 'set-role': {
-      const account = await accountNamed(args, 1, 'set-role takes an EMAIL and a ROLE (admin or staff)');
-      const role = args[1];
-      if (!isRole(role)) throw new UsageError('ROLE must be admin or staff');
-      await change(() => setAccountRole(account.id, role, OPERATOR_COMMAND));
-      process.stdout.write(`${account.email} is now ${role === 'admin' ? 'an admin' : 'staff'}; their sessions have ended.\n`);
-      return;
-    }
-    default:
-      throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
-  }
+runCommands(USAGE, {
+  create,
+  list,
+  async disable(args) {
+    const account = await accountNamed(args, 0, 'disable takes one EMAIL');
+    await change(() => disableAccount(account.id, OPERATOR_COMMAND));
+    process.stdout.write(`Disabled ${account.email}: signed out everywhere, and their API tokens are refused until enabled.\n`);
+  },
+  async enable(args) {
+    const account = await accountNamed(args, 0, 'enable takes one EMAIL');
+    await change(() => enableAccount(account.id, OPERATOR_COMMAND));
+    process.stdout.write(`Enabled ${account.email}.\n`);
+  },
+  async 'set-role'(args) {
+    const account = await accountNamed(args, 1, 'set-role takes an EMAIL and a ROLE (admin or staff)');
+    const role = args[1];
+    if (!isRole(role)) throw new UsageError('ROLE must be admin or staff');
+    await change(() => setAccountRole(account.id, role, OPERATOR_COMMAND));
+    process.stdout.write(`${account.email} is now ${role === 'admin' ? 'an admin' : 'staff'}; their sessions have ended.\n`);
+  },
 });

@@ -5,7 +5,7 @@ import { db } from '../lib/db/client';
 import { ApiError } from '../lib/http/errors';
 import { WEBHOOK_EVENT_TYPES } from '../lib/webhooks/event-types';
 import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../lib/webhooks/endpoints';
-import { formatDate, printTable, runCli, UsageError } from './cli';
+import { formatDate, printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:
   npm run webhook -- create --url URL [--events ${WEBHOOK_EVENT_TYPES.join(',')}]
@@ -65,16 +65,4 @@ async function remove(args: string[]) {
   process.stdout.write(`Deleted webhook endpoint ${id}. Deliveries still owed to it are dropped.\n`);
 }
 
-runCli(USAGE, async () => {
-  const [command, ...args] = process.argv.slice(2);
-  switch (command) {
-    case 'create':
-      return create(args);
-    case 'list':
-      return list();
-    case 'delete':
-      return remove(args);
-    default:
-      throw new UsageError(command ? `unknown command "${command}"` : 'a command is required');
-  }
-});
+runCommands(USAGE, { create, list, delete: remove });
