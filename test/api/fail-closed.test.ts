@@ -27,9 +27,9 @@ beforeAll(async () => {
   ({ token } = await tokenIn(database.url, 'fail-closed'));
 }, 60_000);
 
-/** Rewrites a JSON file of the copy for the duration of `work`, then puts it back. */
 type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any -- manifests as Next writes them
 
+/** Rewrites a JSON file of the copy for the duration of `work`, then puts it back. */
 async function withTampered(file: string, change: (json: Json) => void, work: () => Promise<void>) {
   const target = path.join(copy, file);
   const original = readFileSync(target, 'utf8');
