@@ -9,8 +9,9 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerClientError } from '../lib/http/client-error.ts';
+import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
 import { configuredPublicOrigin } from '../lib/http/origin.ts';
+import { settleTarget } from '../lib/http/request-target.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
@@ -27,6 +28,7 @@ const hostname = process.env.HOSTNAME || '0.0.0.0';
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
 const proxyHops = trustedProxyHops();
 const bodyTimeout = bodyTimeoutMs();
+const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 // What the direct path builds every Request on: never the Host header (Next builds its own on the
 // hostname and port it was given, main.mjs's, whatever Host says).
 const ownHost = process.env.HOSTNAME || '127.0.0.1';
@@ -58,6 +60,15 @@ const server = http.createServer(
   (request, response) => {
     // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
     settleForwardedHeaders(request, proxyHops);
+    // Then the target, so both paths route the same one (lib/http/request-target.ts).
+    const target = settleTarget(request.url);
+    if ('refuse' in target) {
+      // `OPTIONS *` asks what the server supports in general; nothing else may name `*`.
+      if (target.refuse === 'asterisk' && request.method === 'OPTIONS') return void response.writeHead(204, { allow: SERVER_METHODS }).end();
+      const message = target.refuse === 'asterisk' ? 'The request target * is only for OPTIONS' : 'The request target is not a path, or its escapes are not UTF-8';
+      return refuseRequest(response, 'bad_request', message);
+    }
+    request.url = target.serve;
     if (direct?.serve(request, response)) return;
     handleWithNext(request, response).catch((error) => {
       process.stderr.write(`${error?.stack ?? error}\n`);
