@@ -3,6 +3,10 @@
 //
 //   project POST /plants          the real route: auth, exact JSON, zod, SQLite insert, access log
 //   project GET /plants?limit=20  the real list route
+//   project GET /plants/{id}      one plant, with its ETag
+//   project PATCH /plants/{id}    a merge patch that renames a plant each time: the update, its
+//                                 audit record (before and after) and its outbox event
+//   project GET /audit-events     the newest 20 audit records
 //   ceiling POST /api/bench/empty an empty route handler in this same Next app (no auth, no DB):
 //                                 what serving a route handler alone costs per request
 //   Next's router: ...            the ceiling and POST /plants again, on the same build with
@@ -53,7 +57,7 @@ const TMP_DIR = path.join(TMP_PARENT, `bench-${process.pid}`);
 const USAGE = `usage: npm run bench -- [options]
 
   --target LIST       targets to run, repeatable or comma-separated:
-                      post, get, ceiling, next (= next-ceiling + next-post), next-ceiling,
+                      post, get, get-one, patch, audit, ceiling, next (= next-ceiling + next-post), next-ceiling,
                       next-post, floor (= floor-post + floor-get), floor-post, floor-get,
                       webhook, catalogue (batch, search and export on 100,000 plants, SQLite
                       and PostgreSQL: bench/catalogue.ts)
@@ -73,6 +77,17 @@ const TARGETS = [
   { key: 'ceiling', label: 'ceiling POST /api/bench/empty', server: 'app', method: 'POST', path: '/api/bench/empty' },
   { key: 'post', label: 'project POST /plants', server: 'app', method: 'POST', path: '/plants', stores: true },
   { key: 'get', label: 'project GET /plants?limit=20', server: 'app', method: 'GET', path: '/plants?limit=20' },
+  { key: 'get-one', label: 'project GET /plants/{id}', server: 'app', method: 'GET', path: '/plants/1', answers: /^\{"id":1,/ },
+  {
+    key: 'patch',
+    label: 'project PATCH /plants/{id}',
+    server: 'app',
+    method: 'PATCH',
+    path: '/plants/2',
+    contentType: 'application/merge-patch+json',
+    body: () => `{"name":"Seed plant 2, renamed ${renames++}"}`,
+  },
+  { key: 'audit', label: 'project GET /audit-events?limit=20', server: 'app', method: 'GET', path: '/audit-events?limit=20', answers: /^\[\{"id":/ },
   // The same build with API_DIRECT_ROUTES=off: every request through Next's router.
   { key: 'next-ceiling', label: "Next's router: ceiling POST /api/bench/empty", server: 'next', method: 'POST', path: '/api/bench/empty' },
   { key: 'next-post', label: "Next's router: project POST /plants", server: 'next', method: 'POST', path: '/plants', stores: true },
@@ -133,7 +148,7 @@ function readOptions(argv) {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get, webhook, catalogue)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get, webhook, catalogue)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
@@ -554,10 +569,13 @@ function databasePragmas(file) {
 // measured run, preflight and every target share this counter).
 let nextId = 2n ** 53n + 1n;
 const plantBody = () => `{"id":${nextId++},"name":"Bench fern","tag":"bench"}`;
+let renames = 0;
+/** The body of the target's next request: a fresh plant for every POST, or the target's own. */
+const bodyOf = (target) => (target.body ? target.body() : target.method === 'POST' ? plantBody() : undefined);
 
 function requestHeaders(target, token) {
   const headers = { authorization: `Bearer ${token}` };
-  if (target.method === 'POST') headers['content-type'] = 'application/json';
+  if (target.contentType || target.method === 'POST') headers['content-type'] = target.contentType ?? 'application/json';
   return headers;
 }
 
@@ -579,7 +597,7 @@ function cannonOptions(target, url, token, seconds, connections) {
     connections,
     duration: seconds,
     // Every POST (the ceiling's too, so the client's work is the same) gets a fresh id.
-    requests: target.method === 'POST' ? [{ setupRequest: (request) => ({ ...request, body: plantBody() }) }] : undefined,
+    requests: bodyOf(target) === undefined ? undefined : [{ setupRequest: (request) => ({ ...request, body: bodyOf(target) }) }],
   };
 }
 
@@ -588,15 +606,15 @@ async function preflight(target, url, token) {
   const response = await fetch(`${url}${target.path}`, {
     method: target.method,
     headers: requestHeaders(target, token),
-    body: target.method === 'POST' ? plantBody() : undefined,
+    body: bodyOf(target),
   });
   const text = await response.text();
   let problem = null;
   if (!response.ok) {
     problem = `answered ${response.status}: ${text.slice(0, 300)}`;
     if (target.path === '/api/bench/empty' && response.status === 404) problem += ' (stale build? run without --no-build)';
-  } else if (target.method === 'GET' && !/^\[\{"id":\d+/.test(text)) {
-    problem = `answered 200 without a list of plants: ${text.slice(0, 300)}`;
+  } else if (target.method === 'GET' && !(target.answers ?? /^\[\{"id":\d+/).test(text)) {
+    problem = `answered 200 without what it should (${target.answers ?? 'a list of plants'}): ${text.slice(0, 300)}`;
   }
   return { status: response.status, ok: !problem, problem };
 }
@@ -796,7 +814,7 @@ async function main() {
   const databaseEnv = { ...process.env, DATABASE_URL: `file:${appDb}` };
   say(`fresh database ${path.relative(ROOT, appDb)}: migrating`);
   await runCommand('db-migrate', TSX_BIN, [...TSX_CONDITIONS, 'scripts/db-migrate.ts'], { env: databaseEnv, capture: true });
-  const created = await runCommand('token create', TSX_BIN, [...TSX_CONDITIONS, 'scripts/token.ts', 'create', '--name', 'bench'], { env: databaseEnv, capture: true });
+  const created = await runCommand('token create', TSX_BIN, [...TSX_CONDITIONS, 'scripts/token.ts', 'create', '--name', 'bench', '--scopes', 'plants:read,plants:write,audit:read'], { env: databaseEnv, capture: true });
   const token = created.stdout.split('\n').map((line) => line.trim()).filter((line) => line.startsWith('pst_')).pop();
   if (!token) throw new Error(`token create printed no pst_ token:\n${created.stdout}`);
   say(`API token created (${token.slice(0, 12)}...)`);
@@ -859,8 +877,9 @@ async function main() {
     }
     run.servers[serverKind] = running.process;
     try {
-      if (targets.some((target) => target.method === 'GET')) {
-        // A list page is only a list page if there are plants: seed enough for a full page.
+      if (targets.some((target) => target.method === 'GET' || target.method === 'PATCH')) {
+        // A list page is only a list page if there are plants: seed enough for a full page (and
+        // the plants the one-plant targets read and rename).
         for (let index = 1; index <= SEED_PLANTS; index++) {
           const response = await fetch(`${running.url}/plants`, {
             method: 'POST',
