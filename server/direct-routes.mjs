@@ -9,7 +9,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
-import { errorResponse } from '../lib/http/respond.ts';
+import { apiErrorResponse } from '../lib/http/respond.ts';
 import { ApiError } from '../lib/http/errors.ts';
 import { checkBuild, checkRouteModule } from './build-check.mjs';
 import { DIRECT_ROUTES } from './direct-paths.mjs';
@@ -180,7 +180,7 @@ export async function createDirectRoutes(dir, { origin }) {
       // Nothing a client sends should get here (Node's parser has checked the request line and
       // headers, and the target matched a plain path), but if a Request cannot be built from
       // it, that is the client's request, not a fault: 400, and the connection closes.
-      const refusal = errorResponse(new ApiError('bad_request', 'The request cannot be read: check its target and headers'));
+      const refusal = apiErrorResponse(new ApiError('bad_request', 'The request cannot be read: check its target and headers'));
       refusal.headers.set('connection', 'close');
       refusal.headers.set('cache-control', 'no-store');
       respond(request, response, found.pathname, refusal).catch((error) => fail(response, error));

@@ -10,7 +10,7 @@ import { NextRequest } from 'next/server';
 import { readLimitedText } from '../http/body';
 import { ApiError } from '../http/errors';
 import { publicOrigin } from '../http/origin';
-import { errorResponse } from '../http/respond';
+import { errorResponse } from '../http/error-response';
 import { log } from '../log';
 import { authOptions } from './next-auth';
 import { returnPathOn } from './return-path';

@@ -1,5 +1,5 @@
 // Building responses: JSON with exact int64 ids, and the Error body.
-import { ERROR_CATALOGUE, ApiError } from './errors';
+import type { ApiError } from './errors';
 import { stringifyJson } from './json';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -14,14 +14,7 @@ export function noContent(headers?: HeadersInit): Response {
   return new Response(null, { status: 204, headers });
 }
 
-/** The Error response for an ApiError; anything else is a fault and gets a generic 500. */
-export function errorResponse(error: unknown): Response {
-  if (error instanceof ApiError) {
-    return json({ error: error.code, message: error.message }, { status: error.status, headers: error.headers });
-  }
-  const { code, status } = ERROR_CATALOGUE.internal;
-  return json(
-    { error: code, message: 'Internal error: the server could not complete the request. Quote the x-request-id header when reporting it.' },
-    { status },
-  );
+/** The Error response of an ApiError (lib/http/error-response.ts answers any failure). */
+export function apiErrorResponse(error: ApiError): Response {
+  return json({ error: error.code, message: error.message }, { status: error.status, headers: error.headers });
 }

@@ -10,7 +10,7 @@ import { authenticateWithinLimit } from './auth-failure-limit';
 import { ApiError } from './errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { requestIdOf } from './request-id';
-import { errorResponse } from './respond';
+import { errorResponse } from './error-response';
 
 type RouteContext<Params> = { params: Promise<Params> };
 

@@ -4,6 +4,7 @@ import 'server-only';
 import { z } from 'zod';
 import {
   createDocument,
+  type ZodOpenApiHeaderObject,
   type ZodOpenApiOperationObject,
   type ZodOpenApiResponseObject,
   type ZodOpenApiResponsesObject,
@@ -17,6 +18,43 @@ import { ErrorBody } from '../schemas/error';
 import { ListPlantsQuery, PlantFilterQuery } from '../schemas/list';
 import { BATCH_MAX_ITEMS, NewPlant, Plant, PlantId, PlantPatch } from '../schemas/plant';
 
+// The response headers clients use, each described once (components.headers) and referred to
+// wherever it is sent. x-request-id and the RateLimit-* ones are added to every answer below
+// (withStandardHeaders), as lib/http/route.ts adds them to every answer it makes.
+const HEADERS = {
+  'x-request-id': {
+    description: 'Identifies the request in the server log: the caller\'s own `X-Request-Id` when it is 1-64 of `A-Za-z0-9._:-`, else a fresh UUID.',
+    schema: { type: 'string' },
+  },
+  'RateLimit-Limit': { description: 'Requests this token may make per minute (`RATE_LIMIT_PER_MINUTE`). On every answer once the token is known (not on 401s); absent when rate limiting is off.', schema: { type: 'integer' } },
+  'RateLimit-Remaining': { description: 'Requests left in the current one-minute window.', schema: { type: 'integer' } },
+  'RateLimit-Reset': { description: 'Seconds until the current window ends.', schema: { type: 'integer' } },
+  'Retry-After': { description: 'Seconds to wait before trying again.', schema: { type: 'integer' } },
+  'WWW-Authenticate': {
+    description:
+      'RFC 6750 challenge: `Bearer realm="plants"`, with `error="invalid_token"` when a token was sent, or (403) `error="insufficient_scope", scope="<the scope needed>"`.',
+    schema: { type: 'string' },
+  },
+  Allow: { description: 'The methods this path supports.', schema: { type: 'string', example: 'GET, HEAD, POST, OPTIONS' } },
+  'Next-Cursor': { description: 'The cursor of the next page, when there is one.', schema: { type: 'string' } },
+  Link: { description: 'RFC 8288 link to the next page (`rel="next"`), as a path on this service.', schema: { type: 'string' } },
+  'Idempotent-Replayed': {
+    description: '`true` when the plant already existed with the same content and nothing was written.',
+    schema: { type: 'string', enum: ['true'] },
+  },
+  'Content-Disposition': { description: '`attachment; filename="plants.csv"`: browsers save the answer as a file.', schema: { type: 'string' } },
+  ETag: {
+    description:
+      "The plant's strong entity tag: it changes whenever the plant's name or tag does. Send it back in `If-Match` to change the plant only if nobody else has.",
+    schema: { type: 'string', example: '"3q9Zk1xB0a7yP2cR5mTw4Q"' },
+  },
+} satisfies Record<string, ZodOpenApiHeaderObject>;
+type HeaderName = keyof typeof HEADERS;
+
+/** References to the named headers of components.headers. */
+const headers = (...names: HeaderName[]): ZodOpenApiResponseObject['headers'] =>
+  Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+
 const errorResponse = (
   description: string,
   kinds: ErrorKind[],
@@ -27,30 +65,34 @@ const errorResponse = (
   content: { 'application/json': { schema: ErrorBody } },
 });
 
-const requestIdHeader: ZodOpenApiResponseObject['headers'] = {
-  'x-request-id': { description: 'Identifies the request in the server log.', schema: { type: 'string' } },
-};
+/**
+ * What any request may be answered, whatever the operation: the request could not be read as
+ * HTTP (400 40004, 408, 431: answered before any handler, lib/http/client-error.ts), the path
+ * does not take the method (405), a fault (500) or a database that does not answer (503).
+ */
+const transportErrors = (badRequest: ErrorKind[]): ZodOpenApiResponsesObject => ({
+  '400': errorResponse('The request is malformed or breaks a rule.', ['bad_request', ...badRequest]),
+  '405': errorResponse('This path does not take that method.', ['method_not_allowed'], headers('Allow')),
+  '408': errorResponse('The request, or its body, did not arrive in time (`BODY_TIMEOUT_MS`).', ['request_timeout']),
+  '431': errorResponse('The request\'s header fields are too large.', ['headers_too_large']),
+  '500': errorResponse('A fault on the server; quote x-request-id.', ['internal']),
+  '503': errorResponse('The database does not answer, or stayed busy; retry after `Retry-After` seconds.', ['unavailable'], headers('Retry-After')),
+});
 
 /** Failures every authenticated operation can answer with. */
 const commonErrors = (badRequest: ErrorKind[]): ZodOpenApiResponsesObject => ({
-  ...(badRequest.length ? { '400': errorResponse('unexpected error: the request is malformed or breaks a rule.', badRequest) } : {}),
+  ...transportErrors(badRequest),
   '401': errorResponse(
     'The bearer token is missing, malformed, unknown, expired or revoked, or its account is disabled.',
     ['missing_token', 'invalid_token', 'expired_token', 'revoked_token', 'account_disabled'],
-    {
-      'WWW-Authenticate': {
-        description: 'RFC 6750 challenge: `Bearer realm="plants"`, with `error="invalid_token"` when a token was sent.',
-        schema: { type: 'string' },
-      },
-    },
+    headers('WWW-Authenticate'),
   ),
-  '403': errorResponse('The bearer token lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], {
-    'WWW-Authenticate': {
-      description: 'RFC 6750 §3.1 challenge: `Bearer realm="plants", error="insufficient_scope", scope="<the scope needed>"`.',
-      schema: { type: 'string' },
-    },
-  }),
-  '500': errorResponse('A fault on the server; quote x-request-id.', ['internal'], requestIdHeader),
+  '403': errorResponse('The bearer token lacks the scope this operation needs (see its security requirement).', ['insufficient_scope'], headers('WWW-Authenticate')),
+  '429': errorResponse(
+    'Too many requests for this token this minute, or too many failed authentications from this address; retry after `Retry-After` seconds.',
+    ['rate_limited', 'too_many_failed_authentications'],
+    headers('Retry-After'),
+  ),
 });
 
 /** The security requirement of an operation that needs `scope` (OpenAPI 3.1 lets a bearer scheme name scopes). */
@@ -58,13 +100,7 @@ const needs = (scope: Scope): Pick<ZodOpenApiOperationObject, 'security'> => ({ 
 
 const plantPath = { path: z.object({ id: PlantId }) };
 
-const etagHeader: ZodOpenApiResponseObject['headers'] = {
-  ETag: {
-    description:
-      "The plant's strong entity tag: it changes whenever the plant's name or tag does. Send it back in `If-Match` to change the plant only if nobody else has.",
-    schema: { type: 'string', example: '"3q9Zk1xB0a7yP2cR5mTw4Q"' },
-  },
-};
+const etagHeader = headers('ETag');
 
 const ifMatch = z.object({
   'If-Match': z.string().optional().meta({
@@ -90,13 +126,7 @@ const createPlant: ZodOpenApiOperationObject = {
   responses: {
     '200': {
       description: 'Plant response',
-      headers: {
-        ...etagHeader,
-        'Idempotent-Replayed': {
-          description: '`true` when the plant already existed with the same content and nothing was written.',
-          schema: { type: 'string', enum: ['true'] },
-        },
-      },
+      headers: headers('ETag', 'Idempotent-Replayed'),
       content: { 'application/json': { schema: Plant } },
     },
     ...commonErrors(['invalid_json', 'validation_failed']),
@@ -109,10 +139,7 @@ const createPlant: ZodOpenApiOperationObject = {
 /** A page of a list: a bare array, with the headers that lead to the next page. */
 const pageOf = (description: string, item: z.core.$ZodType): ZodOpenApiResponseObject => ({
   description,
-  headers: {
-    'Next-Cursor': { description: 'The cursor of the next page, when there is one.', schema: { type: 'string' } },
-    Link: { description: 'RFC 8288 link to the next page (`rel="next"`).', schema: { type: 'string' } },
-  },
+  headers: headers('Next-Cursor', 'Link'),
   content: { 'application/json': { schema: z.array(item) } },
 });
 
@@ -221,9 +248,7 @@ const exportPlants: ZodOpenApiOperationObject = {
   responses: {
     '200': {
       description: 'The plants, as CSV.',
-      headers: {
-        'Content-Disposition': { description: '`attachment; filename="plants.csv"`', schema: { type: 'string' } },
-      },
+      headers: headers('Content-Disposition'),
       content: { 'text/csv': { schema: { type: 'string', example: 'id,name,tag\r\n1,Fern,\r\n2,Monstera,aroid\r\n' } } },
     },
     ...commonErrors(['invalid_parameter']),
@@ -269,7 +294,7 @@ const health: ZodOpenApiOperationObject = {
       description: 'Healthy.',
       content: { 'application/json': { schema: z.object({ status: z.literal('ok') }) } },
     },
-    '503': errorResponse('The database does not answer.', ['unavailable']),
+    ...transportErrors([]),
   },
 };
 
@@ -280,8 +305,28 @@ function catalogueTable(): string {
   return ['| error | status | kind | meaning |', '|---|---|---|---|', ...rows].join('\n');
 }
 
+type Operation = { security?: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> };
+
+/**
+ * Adds the headers every answer carries: x-request-id always, and the RateLimit-* ones on every
+ * answer of an operation that takes a token (but its 401s, given before the token is known).
+ */
+function withStandardHeaders<Document extends ReturnType<typeof createDocument>>(document: Document): Document {
+  for (const pathItem of Object.values(document.paths ?? {}) as Record<string, unknown>[]) {
+    for (const operation of Object.values(pathItem) as Operation[]) {
+      const authenticated = (operation.security ?? [{}]).length > 0;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const names: HeaderName[] = ['x-request-id'];
+        if (authenticated && status !== '401') names.push('RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset');
+        response.headers = { ...headers(...names), ...response.headers };
+      }
+    }
+  }
+  return document;
+}
+
 export function buildOpenApiDocument(serverUrl = '/') {
-  return createDocument(
+  return withStandardHeaders(createDocument(
     {
       openapi: '3.1.0',
       info: {
@@ -296,6 +341,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
       servers: [{ url: serverUrl }],
       security: [{ bearerAuth: [] }],
       components: {
+        headers: HEADERS,
         securitySchemes: {
           bearerAuth: {
             type: 'http',
@@ -334,5 +380,5 @@ export function buildOpenApiDocument(serverUrl = '/') {
         }
       },
     },
-  );
+  ));
 }

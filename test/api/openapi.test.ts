@@ -32,8 +32,12 @@ describe('GET /openapi.json', () => {
     expect(document.components.schemas.NewPlantBatch.maxItems).toBe(1000);
     expect(Object.keys(document.paths['/plants/export'].get.responses['200'].content)).toEqual(['text/csv']);
     expect(document.paths['/plants/next-id'].get.operationId).toBe('nextPlantId');
-    expect(Object.keys(document.paths['/plants'].post.responses).sort()).toEqual(['200', '400', '401', '403', '409', '413', '415', '500']);
-    expect(Object.keys(document.paths['/plants/{id}'].get.responses).sort()).toEqual(['200', '304', '400', '401', '403', '404', '500']);
+    expect(Object.keys(document.paths['/plants'].post.responses).sort()).toEqual(
+      ['200', '400', '401', '403', '405', '408', '409', '413', '415', '429', '431', '500', '503'],
+    );
+    expect(Object.keys(document.paths['/plants/{id}'].get.responses).sort()).toEqual(
+      ['200', '304', '400', '401', '403', '404', '405', '408', '429', '431', '500', '503'],
+    );
     expect(Object.keys(document.paths['/plants/{id}'].delete.responses)).toContain('204');
     const newPlant = document.components.schemas.NewPlant;
     expect(newPlant.properties.name.maxLength).toBe(200);
@@ -43,6 +47,55 @@ describe('GET /openapi.json', () => {
     expect(document.info.description).toContain('| 40901 | 409 | conflict |');
     // Relative: no PUBLIC_URL is configured, and no header names the origin (forwarded-headers.test.ts).
     expect(document.servers).toEqual([{ url: '/' }]);
+  });
+});
+
+describe('every operation in /openapi.json', () => {
+  type Response = { description: string; headers?: Record<string, { $ref: string }> };
+  type Operation = { security?: unknown[]; responses: Record<string, Response> };
+  const operations = async () =>
+    Object.entries((await publishedDocument()).paths as Record<string, Record<string, Operation>>).flatMap(([path, item]) =>
+      Object.entries(item).map(([method, operation]) => ({ name: `${method.toUpperCase()} ${path}`, operation })),
+    );
+  const headerNames = (response: Response) => Object.keys(response.headers ?? {});
+
+  it('declares what any request may be answered: 400, 405, 408, 431, 500 and 503, and with a token 401, 403 and 429', async () => {
+    for (const { name, operation } of await operations()) {
+      const statuses = Object.keys(operation.responses);
+      const everywhere = ['400', '405', '408', '431', '500', '503'];
+      const authenticated = (operation.security ?? [{}]).length > 0;
+      expect(statuses, name).toEqual(expect.arrayContaining(authenticated ? [...everywhere, '401', '403', '429'] : everywhere));
+      expect(operation.responses['405'].description, name).toContain('40501 (method_not_allowed)');
+      expect(operation.responses['503'].description, name).toContain('50301 (unavailable)');
+      if (authenticated) expect(operation.responses['429'].description, name).toMatch(/42901 \(rate_limited\), 42902/);
+    }
+  });
+
+  it('declares the headers clients use, each described once in components.headers', async () => {
+    const document = await publishedDocument();
+    expect(Object.keys(document.components.headers).sort()).toEqual(
+      ['Allow', 'Content-Disposition', 'ETag', 'Idempotent-Replayed', 'Link', 'Next-Cursor', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'x-request-id'].sort(),
+    );
+    for (const { name, operation } of await operations()) {
+      const authenticated = (operation.security ?? [{}]).length > 0;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        const names = headerNames(response);
+        expect(names, `${name} ${status}`).toContain('x-request-id');
+        if (authenticated && status !== '401') expect(names, `${name} ${status}`).toEqual(expect.arrayContaining(['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset']));
+        for (const header of Object.values(response.headers ?? {})) expect(document.components.headers[header.$ref.split('/').at(-1)!]).toBeDefined();
+      }
+      expect(headerNames(operation.responses['405']), name).toContain('Allow');
+      expect(headerNames(operation.responses['503']), name).toContain('Retry-After');
+      if (authenticated) {
+        expect(headerNames(operation.responses['401']), name).toContain('WWW-Authenticate');
+        expect(headerNames(operation.responses['403']), name).toContain('WWW-Authenticate');
+        expect(headerNames(operation.responses['429']), name).toContain('Retry-After');
+      }
+    }
+    const paths = document.paths;
+    for (const list of [paths['/plants'].get, paths['/audit-events'].get]) expect(headerNames(list.responses['200'])).toEqual(expect.arrayContaining(['Next-Cursor', 'Link']));
+    expect(headerNames(paths['/plants'].post.responses['200'])).toEqual(expect.arrayContaining(['ETag', 'Idempotent-Replayed']));
+    for (const operation of [paths['/plants/{id}'].get, paths['/plants/{id}'].patch]) expect(headerNames(operation.responses['200'])).toContain('ETag');
   });
 });
 

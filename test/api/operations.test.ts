@@ -38,6 +38,24 @@ describe('GET /api/health', () => {
       testEngine() === 'sqlite' ? `file:${directory}` : `postgresql://postgres@127.0.0.1:5432/plant_store_absent_${process.pid}`;
     const server = await serverOn(brokenUrl, 'listening');
     expectError(await request(server, '/api/health'), 503, 50301, 'The database does not answer');
+
+    // The API too: a token (well-formed, from another store) cannot be checked, and that is not
+    // the client's fault nor a fault in the server: 503 with Retry-After, on both paths.
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    const token = await tokenFor(database.url);
+    const bearer = { authorization: `Bearer ${token}` };
+    for (const [path, init] of [
+      ['/plants', { headers: bearer }],
+      ['/plants', { method: 'POST', headers: { ...bearer, 'content-type': 'application/json' }, body: '{"id": 1, "name": "Unstored"}' }],
+      ['/plants/1', { headers: bearer }],
+      ['/plants/next-id', { headers: bearer }],
+      ['/audit-events', { headers: bearer }],
+    ] as const) {
+      const response = await request(server, path, init);
+      expectError(response, 503, 50301, 'The database does not answer: retry in a moment');
+      expect(response.headers.get('retry-after'), path).toBe('5');
+    }
   });
 });
 
