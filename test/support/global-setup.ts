@@ -1,11 +1,12 @@
 // One production server and database shared by the API tests of a vitest project; the project's
 // name is the engine (sqlite or postgresql).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { DatabaseEngine } from '../../lib/db/url';
 import { createTestDatabase } from './database';
+import { undeclared, type Observed } from './observed';
 import { startServer } from './server';
 
 declare module 'vitest' {
@@ -30,6 +31,9 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', server.url);
   project.provide('databaseUrl', database.url);
   project.provide('serverLogFile', logFile);
+  const observedFile = path.join(os.tmpdir(), `plant-store-${engine}-${process.pid}-observed.jsonl`);
+  writeFileSync(observedFile, '');
+  project.provide('observedFile', observedFile);
   // Tests read the server's log through this file; refresh it as the server writes.
   const refreshLog = () => writeFileSync(logFile, server.output());
   server.child.stdout!.on('data', refreshLog);
@@ -37,7 +41,28 @@ export default async function setup(project: TestProject) {
   refreshLog();
 
   return async () => {
-    await server.stop();
-    await database.remove();
+    try {
+      await checkObservedAgainstDocument(engine, server.url, observedFile);
+    } finally {
+      rmSync(observedFile, { force: true });
+      await server.stop();
+      await database.remove();
+    }
   };
+}
+
+/**
+ * Every answer the tests saw must be one /openapi.json declares for its operation: a status the
+ * servers give that the document lacks fails the run, whichever test provoked it.
+ */
+async function checkObservedAgainstDocument(engine: DatabaseEngine, baseUrl: string, observedFile: string) {
+  const observed = readFileSync(observedFile, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Observed);
+  const document = await (await fetch(`${baseUrl}/openapi.json`)).json();
+  const missing = undeclared(document, observed);
+  if (missing.length > 0) {
+    // Vitest prints an error thrown by a teardown ("error during close") but still exits 0.
+    process.exitCode = 1;
+    throw new Error(`[${engine}] answers the tests observed that /openapi.json does not declare (method, path, status):\n  ${missing.join('\n  ')}`);
+  }
+  process.stdout.write(`[${engine}] ${observed.length} answers observed; /openapi.json declares each (operation, status)\n`);
 }

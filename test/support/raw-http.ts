@@ -1,6 +1,7 @@
 // HTTP/1.1 as a hostile client speaks it: bytes written to a socket exactly as given, and the
 // answers read back as bytes and parsed here, so nothing (fetch, undici) tidies either side.
 import net from 'node:net';
+import { recordObserved, requestLinesOf } from './observed';
 
 export type RawResponse = {
   status: number;
@@ -113,7 +114,11 @@ export async function rawExchange(
   clearTimeout(destroyTimer);
   const data = Buffer.concat(chunks);
   socket.destroy();
-  return { responses: parseResponses(data, arrivals, options.method), closed: closedAt !== undefined, closedAt, raw: data.toString('latin1') };
+  const responses = parseResponses(data, arrivals, options.method);
+  // For the check against /openapi.json, when each answer can be told which request it is for.
+  const sent = requestLinesOf(parts.filter((part) => typeof part !== 'number').map((part) => part.toString('latin1')).join(''));
+  if (sent.length === responses.length) responses.forEach((response, index) => recordObserved(sent[index].method, sent[index].target, response.status));
+  return { responses, closed: closedAt !== undefined, closedAt, raw: data.toString('latin1') };
 }
 
 /** A request's head and body as bytes; CRLF line ends, a Host unless one is given. */
