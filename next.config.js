@@ -1,3 +1,5 @@
+import { OUTSIDE_PROXY_SOURCE } from './server/direct-paths.mjs';
+
 // Headers every response carries, pages and API alike.
 const securityHeaders = [
   { key: 'X-Content-Type-Options', value: 'nosniff' },
@@ -10,8 +12,9 @@ const securityHeaders = [
 // other answer (the API's JSON, 404 pages under /plants and /api, next-auth's pages) gets this
 // one, which runs no script at all. A browser enforces every CSP header an answer carries, so a
 // page with both would run none of its scripts either: this rule's paths are exactly those the
-// proxy's matcher leaves out (the same lookahead, positive here and negative there), and
-// test/api/security-headers.test.ts checks that every HTML answer carries exactly one.
+// proxy's matcher leaves out (the same lookahead, positive here and negative there, both from
+// server/direct-paths.mjs), and test/api/security-headers.test.ts checks that every HTML answer
+// carries exactly one.
 const staticContentSecurityPolicy = [
   "default-src 'none'",
   // next-auth's pages and Next's 404 page style themselves inline.
@@ -21,7 +24,6 @@ const staticContentSecurityPolicy = [
   "base-uri 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
-const OUTSIDE_PROXY = '/:path((?=plants|audit-events|api/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -38,7 +40,7 @@ const nextConfig = {
   async headers() {
     return [
       { source: '/:path*', headers: securityHeaders },
-      { source: OUTSIDE_PROXY, headers: [{ key: 'Content-Security-Policy', value: staticContentSecurityPolicy }] },
+      { source: OUTSIDE_PROXY_SOURCE, headers: [{ key: 'Content-Security-Policy', value: staticContentSecurityPolicy }] },
     ];
   },
 };

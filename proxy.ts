@@ -31,8 +31,10 @@ export function proxy(request: NextRequest) {
   return response;
 }
 
-// Prefetches too: a page requested with `next-router-prefetch: 1` is still a page. The lookahead
-// must stay the one next.config.js's static policy uses, positive there.
+// Prefetches too: a page requested with `next-router-prefetch: 1` is still a page. Next reads the
+// matcher from this file's source, so it must be a literal: it is server/direct-paths.mjs's
+// PROXY_MATCHER, which leaves out every API path (the direct ones among them) and is the lookahead
+// next.config.js's static policy uses, positive there; test/unit/direct-paths.test.ts keeps them equal.
 export const config = {
   matcher: ['/((?!plants|audit-events|api/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)'],
 };

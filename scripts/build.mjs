@@ -1,7 +1,7 @@
 // npm run build: the production build, as a self-contained server in .next/standalone.
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
 // serves them itself, so they are copied in beside server.js. And server.js becomes this app's
-// server (server/main.mjs), which answers the API's route handlers without Next's router.
+// server (server/main.mjs, bundled), which answers the API's route handlers without Next's router.
 // Last, npm start's steps (scripts/start.ts) are bundled into plain JavaScript, so starting the
 // server does not wait for a TypeScript compiler (tsx took 0.65 s of every start).
 import { spawnSync } from 'node:child_process';
@@ -20,25 +20,30 @@ export function copyAssetsIntoStandalone() {
   }
 }
 
+// Packages load from node_modules at run time, as they do under tsx; `server-only` (which refuses
+// to load outside Next's server) becomes its empty form, as in Next's own server bundles.
+const bundleOptions = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  packages: 'external',
+  alias: { 'server-only': './node_modules/server-only/empty.js' },
+  logLevel: 'warning',
+};
+
+/** server/main.mjs, bundled with what it imports (server/*.mjs, and lib/ modules it shares with the handlers). */
 export function installServer() {
   rmSync('.next/standalone/plant-store-server', { recursive: true, force: true });
-  cpSync('server', '.next/standalone/plant-store-server', { recursive: true });
+  buildSync({ ...bundleOptions, entryPoints: ['server/main.mjs'], outfile: '.next/standalone/plant-store-server/main.mjs' });
   writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.mjs.\nimport './plant-store-server/main.mjs';\n");
 }
 
 export function bundleStartScript() {
   buildSync({
+    ...bundleOptions,
     entryPoints: ['scripts/start.ts'],
     outfile: START_BUNDLE,
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    // Packages load from node_modules at run time, as they do under tsx; `server-only` (which
-    // refuses to load outside Next's server) becomes its empty form, as in Next's own server bundles.
-    packages: 'external',
-    alias: { 'server-only': './node_modules/server-only/empty.js' },
-    logLevel: 'warning',
   });
 }
 

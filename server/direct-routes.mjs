@@ -9,28 +9,15 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { gzip } from 'node:zlib';
+import { errorResponse } from '../lib/http/respond.ts';
+import { ApiError } from '../lib/http/errors.ts';
+import { checkBuild, checkRouteModule } from './build-check.mjs';
+import { DIRECT_ROUTES } from './direct-paths.mjs';
 
 const gzipAsync = promisify(gzip);
 
-// Only handlers written for this may be listed: they must use nothing but the Request. The other
-// routes under /plants/ (batch, export, next-id) are left to Next, which prefers them to [id]:
-// their work outweighs Next's cost, and export streams its answer, which answer() below would hold.
-const NEXT_ONLY_UNDER_PLANTS = ['batch', 'export', 'next-id'];
-const DIRECT_ROUTES = [
-  { page: '/plants', pattern: /^\/plants$/ },
-  {
-    page: '/plants/[id]',
-    pattern: new RegExp(`^/plants/(?!\\.{1,2}$)(?!(?:${NEXT_ONLY_UNDER_PLANTS.join('|')})$)([A-Za-z0-9._~-]+)$`),
-    param: 'id',
-  },
-  { page: '/api/bench/empty', pattern: /^\/api\/bench\/empty$/ },
-];
-
 // Methods Next answers itself from the handler's others.
 const DERIVED_METHODS = new Set(['HEAD', 'OPTIONS']);
-// A body is held in memory up to this size, then cut short. Each handler's own limit is smaller
-// (64 KiB for JSON bodies, lib/http/body.ts), so it still sees "too large" and answers 413.
-export const DIRECT_BODY_CAP_BYTES = 256 * 1024;
 // As Next's compression: gzip when asked for and when it pays off.
 const COMPRESS_FROM_BYTES = 1024;
 const INTERNAL_ERROR = JSON.stringify({
@@ -38,69 +25,76 @@ const INTERNAL_ERROR = JSON.stringify({
   message: 'Internal error: the server could not complete the request. Quote the x-request-id header when reporting it.',
 });
 
-/** next.config.js `headers()`, as the build recorded them; null when one has conditions. */
+/** next.config.js `headers()` without conditions, as the build recorded them (build-check.mjs refuses conditional ones on a direct path). */
 function configuredHeaders(distDir) {
   const manifest = JSON.parse(readFileSync(path.join(distDir, 'routes-manifest.json'), 'utf8'));
-  const rules = manifest.headers ?? [];
-  if (rules.some((rule) => rule.has || rule.missing)) return null;
-  return rules.map((rule) => ({ regex: new RegExp(rule.regex), headers: rule.headers }));
+  return (manifest.headers ?? []).filter((rule) => !rule.has && !rule.missing).map((rule) => ({ regex: new RegExp(rule.regex), headers: rule.headers }));
 }
 
 async function loadHandlers(distDir) {
   const require = createRequire(path.join(distDir, 'server', 'app', 'index.js'));
   const routes = [];
+  const reasons = [];
   for (const route of DIRECT_ROUTES) {
     const { routeModule } = require(`./${route.page.slice(1)}/route.js`);
+    if (typeof routeModule?.ensureUserland !== 'function') {
+      reasons.push(`${route.page}: the route module has no ensureUserland()`);
+      continue;
+    }
     await routeModule.ensureUserland();
+    reasons.push(...checkRouteModule(route.page, routeModule));
     routes.push({ ...route, handlers: routeModule.userland });
   }
-  return routes;
+  return { routes, reasons };
 }
 
-/** Reads a request body into memory, at most `cap` bytes; `complete` says whether it all fit. */
-function readBody(request, cap) {
-  return new Promise((resolve, reject) => {
-    const chunks = [];
-    let size = 0;
-    const finish = (complete) => {
-      request.off('data', onData).off('end', onEnd).off('error', reject);
-      resolve({ bytes: Buffer.concat(chunks), complete });
-    };
-    const onData = (chunk) => {
-      chunks.push(chunk);
-      size += chunk.length;
-      if (size > cap) {
+/**
+ * The request's body, read only when the handler reads it, as Next gives it the body: so a handler
+ * that refuses a request (401, 403, 413 from the declared size) answers at once, without waiting
+ * for a body it will not use. A body the handler never looked at Node reads and drops once the
+ * answer is sent, as under Next, for at most BODY_TIMEOUT_MS (main.mjs); nothing of it is held.
+ */
+function bodyOf(request) {
+  let listening = false;
+  const stop = () => request.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+  let controller;
+  const onData = (chunk) => {
+    controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    if (controller.desiredSize <= 0) request.pause();
+  };
+  const onEnd = () => {
+    stop();
+    controller.close();
+  };
+  // The client went away, or did not send in time: the handler's read fails (lib/http/body.ts).
+  const onError = (error) => {
+    stop();
+    controller.error(error);
+  };
+  const onClose = () => onError(new Error('aborted'));
+  return new ReadableStream(
+    {
+      start(given) {
+        controller = given;
+      },
+      pull() {
+        if (!listening) {
+          listening = true;
+          if (request.destroyed) return onError(new Error('aborted'));
+          request.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
+        }
+        request.resume();
+      },
+      // The handler stopped reading (a body over its limit). Under Next the rest is then left
+      // unread, not drained: the connection is held until BODY_TIMEOUT_MS closes it with a 408. So
+      // here too, or a request pipelined behind it would be answered here and not there.
+      cancel() {
+        stop();
         request.pause();
-        finish(false);
-      }
-    };
-    const onEnd = () => finish(true);
-    request.on('data', onData).on('end', onEnd).on('error', reject);
-  });
-}
-
-const LINGER_MAX_MS = 2000;
-const LINGER_QUIET_MS = 100;
-
-/** Reads and drops what the client still sends, until it stops (or stops for a moment). */
-function lingerWhileSending(request) {
-  return new Promise((resolve) => {
-    let quiet;
-    const done = () => {
-      clearTimeout(quiet);
-      clearTimeout(limit);
-      request.off('data', onData).off('end', done).off('close', done);
-      resolve();
-    };
-    const onData = () => {
-      clearTimeout(quiet);
-      quiet = setTimeout(done, LINGER_QUIET_MS);
-    };
-    const limit = setTimeout(done, LINGER_MAX_MS);
-    request.on('data', onData).on('end', done).on('close', done);
-    onData();
-    request.resume();
-  });
+      },
+    },
+    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+  );
 }
 
 function hasBody(request) {
@@ -109,13 +103,20 @@ function hasBody(request) {
 
 /**
  * The direct router for the standalone build in `dir`: `serve(request, response)` answers and
- * returns true, or returns false without touching either, for Next to answer.
+ * returns true, or returns false without touching either, for Next to answer. `origin` is what
+ * every Request is built on (main.mjs: PUBLIC_URL's, or the server's own address), never the Host
+ * header: a handler that names a URL must not name one a client chose. When the build is not what
+ * this file was written for (build-check.mjs), `refused` says why and every request goes to Next.
  */
-export async function createDirectRoutes(dir) {
+export async function createDirectRoutes(dir, { origin }) {
   const distDir = path.join(dir, '.next');
+  const refusedBy = (reasons) => ({ serve: () => false, routes: [], refused: reasons });
+  const reasons = checkBuild(dir);
+  if (reasons.length) return refusedBy(reasons);
   const headerRules = configuredHeaders(distDir);
-  if (headerRules === null) return { serve: () => false, routes: [] };
-  const routes = await loadHandlers(distDir);
+  const loaded = await loadHandlers(distDir);
+  if (loaded.reasons.length) return refusedBy(loaded.reasons);
+  const { routes } = loaded;
 
   function match(request) {
     if (DERIVED_METHODS.has(request.method)) return null;
@@ -131,18 +132,13 @@ export async function createDirectRoutes(dir) {
     return null;
   }
 
-  async function answer(request, response, { handler, pathname, params }) {
-    let complete = true;
-    let body;
-    if (hasBody(request)) {
-      // A declared size over the cap is not kept at all: the handler refuses it from the header.
-      if (Number(request.headers['content-length']) > DIRECT_BODY_CAP_BYTES) complete = false;
-      else ({ bytes: body, complete } = await readBody(request, DIRECT_BODY_CAP_BYTES));
-    }
-    const url = `http://${request.headers.host ?? 'localhost'}${request.url}`;
-    const webRequest = new Request(url, { method: request.method, headers: request.headers, body });
-    const answered = await handler(webRequest, { params: Promise.resolve(params) });
+  /** The Request the handler sees, as Next builds it: GET and HEAD never carry a body (Next drops it). */
+  function webRequestOf(request) {
+    const body = request.method !== 'GET' && request.method !== 'HEAD' && hasBody(request) ? bodyOf(request) : null;
+    return new Request(`${origin}${request.url}`, { method: request.method, headers: request.headers, body, duplex: 'half' });
+  }
 
+  async function respond(request, response, pathname, answered) {
     const headers = {};
     for (const rule of headerRules) {
       if (rule.regex.test(pathname)) for (const { key, value } of rule.headers) headers[key.toLowerCase()] = value;
@@ -162,25 +158,36 @@ export async function createDirectRoutes(dir) {
       }
     }
     if (payload) headers['content-length'] = String(payload.length);
-    if (complete) return void response.writeHead(answered.status, headers).end(payload);
-    // The rest of that body would be read as the next request, so the connection must close. Closing
-    // a socket with unread data resets it, and a client still sending may lose the answer with it:
-    // the answer goes out first, and the close waits until the client stops sending (or 2 s).
-    headers.connection = 'close';
-    response.writeHead(answered.status, headers).write(payload ?? '');
-    await lingerWhileSending(request);
-    response.end();
+    response.writeHead(answered.status, headers).end(payload);
+  }
+
+  function fail(response, error) {
+    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'direct route failed', error: error?.stack ?? String(error) })}\n`);
+    if (response.headersSent) return void response.destroy();
+    response.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
+    response.end(INTERNAL_ERROR);
   }
 
   function serve(request, response) {
     const found = match(request);
     if (!found) return false;
-    answer(request, response, found).catch((error) => {
-      process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'direct route failed', error: error?.stack ?? String(error) })}\n`);
-      if (response.headersSent) return void response.destroy();
-      response.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
-      response.end(INTERNAL_ERROR);
-    });
+    let webRequest;
+    try {
+      webRequest = webRequestOf(request);
+    } catch {
+      // Nothing a client sends should get here (Node's parser has checked the request line and
+      // headers, and the target matched a plain path), but if a Request cannot be built from
+      // it, that is the client's request, not a fault: 400, and the connection closes.
+      const refusal = errorResponse(new ApiError('bad_request', 'The request cannot be read: check its target and headers'));
+      refusal.headers.set('connection', 'close');
+      refusal.headers.set('cache-control', 'no-store');
+      respond(request, response, found.pathname, refusal).catch((error) => fail(response, error));
+      return true;
+    }
+    found
+      .handler(webRequest, { params: Promise.resolve(found.params) })
+      .then((answered) => respond(request, response, found.pathname, answered))
+      .catch((error) => fail(response, error));
     return true;
   }
 

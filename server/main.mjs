@@ -1,14 +1,19 @@
 // The production server: `node .next/standalone/server.js` (npm run build installs this file there
 // in place of the one next build writes). The API's route handlers are answered directly
 // (direct-routes.mjs); everything else, pages, assets, sign-in, goes through Next's own request
-// handler, as under Next's server. API_DIRECT_ROUTES=off sends everything through Next.
+// handler, as under Next's server. API_DIRECT_ROUTES=off sends everything through Next, and so
+// does a build the direct path was not written for (build-check.mjs). npm run build bundles this
+// file with what it imports (lib/ modules among them) into .next/standalone/plant-store-server/.
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { answerClientError } from '../lib/http/client-error.ts';
+import { configuredPublicOrigin } from '../lib/http/origin.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
+import { bodyTimeoutMs } from './request-limits.mjs';
 
 const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
@@ -21,6 +26,11 @@ const port = Number.parseInt(process.env.PORT ?? '', 10) || 3000;
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
 const proxyHops = trustedProxyHops();
+const bodyTimeout = bodyTimeoutMs();
+// What the direct path builds every Request on: never the Host header (Next builds its own on the
+// hostname and port it was given, main.mjs's, whatever Host says).
+const ownHost = process.env.HOSTNAME || '127.0.0.1';
+const origin = configuredPublicOrigin() ?? `http://${ownHost.includes(':') ? `[${ownHost}]` : ownHost}:${port}`;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
 const { config } = JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8'));
@@ -30,17 +40,32 @@ const next = require('next');
 const app = next({ dev: false, dir, hostname, port, conf: config });
 await app.prepare();
 const handleWithNext = app.getRequestHandler();
-const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir);
+const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir, { origin });
+if (direct?.refused) {
+  // One line, so an operator sees at once why the API is slower than it should be.
+  const msg = 'direct routes off: the build is not what server/direct-routes.mjs was written for; everything goes through Next';
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, reasons: direct.refused })}\n`);
+}
 
-const server = http.createServer((request, response) => {
-  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
-  settleForwardedHeaders(request, proxyHops);
-  if (direct?.serve(request, response)) return;
-  handleWithNext(request, response).catch((error) => {
-    process.stderr.write(`${error?.stack ?? error}\n`);
-    if (!response.headersSent) response.writeHead(500).end();
-  });
-});
+// The body timeout is Node's requestTimeout (the whole request, head and body, must arrive within
+// it), not a timer in the handlers' body reader (lib/http/body.ts): it is the same server for both
+// paths, so both answer alike; it also covers a body no handler reads (Node drops it after the
+// answer, and would otherwise wait as long as the client trickles) and a head that never ends. Node
+// answers through 'clientError' (408 40801, the connection closed), which also answers what its
+// parser refuses (400 40004, 431 43101). Connections are checked each second (Node's default: 30 s).
+const server = http.createServer(
+  { requestTimeout: bodyTimeout, headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000, connectionsCheckingInterval: 1000 },
+  (request, response) => {
+    // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
+    settleForwardedHeaders(request, proxyHops);
+    if (direct?.serve(request, response)) return;
+    handleWithNext(request, response).catch((error) => {
+      process.stderr.write(`${error?.stack ?? error}\n`);
+      if (!response.headersSent) response.writeHead(500).end();
+    });
+  },
+);
+server.on('clientError', answerClientError);
 if (keepAliveTimeout >= 0) server.keepAliveTimeout = keepAliveTimeout;
 
 // As Next's server: stop accepting, let the requests in flight finish, then exit with the
@@ -60,6 +85,10 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
 }
 
 server.listen(port, hostname, () => {
-  const served = direct ? `route handlers answered directly: ${direct.routes.join(', ')}` : 'everything through Next (API_DIRECT_ROUTES=off)';
+  const served = !direct
+    ? 'everything through Next (API_DIRECT_ROUTES=off)'
+    : direct.refused
+      ? 'everything through Next (the build check failed, see the line above)'
+      : `route handlers answered directly: ${direct.routes.join(', ')}`;
   process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${hostname}:${port}`, served })}\n`);
 });

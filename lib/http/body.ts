@@ -30,6 +30,7 @@ function assertJsonContentType(request: Request, mediaTypes: readonly string[]):
   }
 }
 
+const cutShort = () => new ApiError('request_timeout', 'The request body did not arrive in full');
 const tooLarge = (limit: number) => new ApiError('payload_too_large', `Request body must be at most ${limit} bytes`);
 
 /**
@@ -45,7 +46,11 @@ export async function readLimitedText(request: Request, limit: number): Promise<
   const chunks: Uint8Array[] = [];
   let received = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await reader.read().catch(() => {
+      // The client went away mid-body, or the server's request timeout (BODY_TIMEOUT_MS, main.mjs)
+      // closed the connection: no fault of ours, so no stack in the log, and no 500.
+      throw cutShort();
+    });
     if (done) break;
     received += value.byteLength;
     if (received > limit) {

@@ -9,6 +9,12 @@ export const ERROR_CATALOGUE = {
     meaning: 'The body is JSON but breaks a schema rule; the message names each field and rule.',
   },
   invalid_parameter: { code: 40003, status: 400, meaning: 'A query or path parameter is out of range or malformed.' },
+  bad_request: {
+    code: 40004,
+    status: 400,
+    meaning:
+      'The request cannot be read as HTTP: a malformed request line, header or chunked body, conflicting `Content-Length` and `Transfer-Encoding`, or a request that cannot be turned into one the handlers can take. The connection is closed.',
+  },
   invalid_precondition: {
     code: 40005,
     status: 400,
@@ -38,6 +44,11 @@ export const ERROR_CATALOGUE = {
   webhook_not_found: { code: 40402, status: 404, meaning: 'No webhook endpoint has that id.' },
   delivery_not_found: { code: 40403, status: 404, meaning: 'No webhook delivery has that id, or it cannot be resent (only failed ones can).' },
   method_not_allowed: { code: 40501, status: 405, meaning: 'The path does not support that method; see `Allow`.' },
+  request_timeout: {
+    code: 40801,
+    status: 408,
+    meaning: 'The request, head and body, did not arrive within `BODY_TIMEOUT_MS` (10 s by default), or the client stopped sending it. The connection is closed.',
+  },
   conflict: { code: 40901, status: 409, meaning: 'A plant with that id already exists with a different name or tag.' },
   precondition_failed: {
     code: 41201,
@@ -50,6 +61,11 @@ export const ERROR_CATALOGUE = {
     code: 41501,
     status: 415,
     meaning: 'The body is not sent as `application/json` (or, for PATCH, `application/merge-patch+json`).',
+  },
+  headers_too_large: {
+    code: 43101,
+    status: 431,
+    meaning: "The request's head (request line and headers) is larger than the server accepts (16 KiB). The connection is closed.",
   },
   rate_limited: {
     code: 42901,

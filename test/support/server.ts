@@ -37,11 +37,14 @@ export async function startServer(options: {
   env?: Record<string, string>;
   /** Wait for a healthy answer (default), or for any answer at all. */
   waitFor?: 'healthy' | 'listening';
+  /** Another copy of the standalone build to run (default: this checkout's). */
+  standaloneDir?: string;
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  if (!existsSync(standaloneServer)) throw new Error('No production build: run `npm run build` first');
-  const child = spawn(process.execPath, [standaloneServer], {
+  const script = options.standaloneDir ? path.join(options.standaloneDir, 'server.js') : standaloneServer;
+  if (!existsSync(script)) throw new Error('No production build: run `npm run build` first');
+  const child = spawn(process.execPath, [script], {
     env: {
       ...process.env,
       PORT: String(port),

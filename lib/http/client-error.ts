@@ -1,0 +1,67 @@
+// The answer to a request Node's HTTP parser refuses, or that does not arrive in time: Node then
+// has no request or response, only the socket (the server's 'clientError' event), and by default
+// writes a bare status line. This writes the Error body every other answer has, the same on the
+// direct path and Next's, since neither is reached. The production server (server/main.mjs) uses it.
+import type { Duplex } from 'node:stream';
+import { log } from '../log';
+import { ERROR_CATALOGUE, type ErrorKind } from './errors';
+
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+
+const MESSAGES: Partial<Record<ErrorKind, string>> = {
+  bad_request: 'The request is not valid HTTP/1.1 (its request line, a header, or its body framing)',
+  request_timeout: 'The request did not arrive in time: send the head and body within BODY_TIMEOUT_MS',
+  headers_too_large: 'The request head is too large: keep the request line and headers under 16 KiB',
+};
+
+/** Which Error a Node client error is. */
+export function clientErrorKind(code: string | undefined): 'bad_request' | 'request_timeout' | 'headers_too_large' {
+  if (code === 'HPE_HEADER_OVERFLOW') return 'headers_too_large';
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'request_timeout';
+  return 'bad_request';
+}
+
+/** The whole HTTP/1.1 answer, as bytes to write to the socket. */
+export function clientErrorAnswer(kind: 'bad_request' | 'request_timeout' | 'headers_too_large'): string {
+  const { code, status } = ERROR_CATALOGUE[kind];
+  const body = JSON.stringify({ error: code, message: MESSAGES[kind] });
+  return [
+    `HTTP/1.1 ${status} ${REASONS[status]}`,
+    'Content-Type: application/json; charset=utf-8',
+    `Content-Length: ${Buffer.byteLength(body)}`,
+    'Cache-Control: no-store',
+    'X-Content-Type-Options: nosniff',
+    'Connection: close',
+    '',
+    body,
+  ].join('\r\n');
+}
+
+// A client still sending when the connection closes may lose the answer to a reset: it goes out
+// first, and the socket is destroyed once the client stops, or after this long.
+const LINGER_MS = 1000;
+const answered = new WeakSet<Duplex>();
+
+type ClientSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null; remoteAddress?: string };
+
+/** The server's 'clientError' listener. */
+export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSocket): void {
+  if (answered.has(socket)) return;
+  // A client that went away hears nothing and is no fault of ours. An answer already under way
+  // on this connection must not be cut into: the connection just closes, as under Node's default.
+  if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || socket._httpMessage?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const kind = clientErrorKind(error.code);
+  // Only the parser's code: the message may quote what the client sent, tokens included. A client
+  // that closed its side mid-request (INVALID_EOF_STATE) went away; that is not worth a warning.
+  const fields = { code: error.code ?? 'unknown', status: ERROR_CATALOGUE[kind].status, address: socket.remoteAddress };
+  if (error.code === 'HPE_INVALID_EOF_STATE') log.info('client went away mid-request', fields);
+  else log.warn('client error', fields);
+  answered.add(socket);
+  socket.end(clientErrorAnswer(kind));
+  const linger = setTimeout(() => socket.destroy(), LINGER_MS);
+  socket.once('close', () => clearTimeout(linger));
+  socket.resume();
+}

@@ -1,0 +1,41 @@
+// Which paths are the API's, in one place: the production server answers some of them directly
+// (direct-routes.mjs), proxy.ts's matcher must leave all of them alone, and next.config.js gives
+// them the static Content-Security-Policy. Widening one without the others would let the proxy
+// run on a path the direct path answers (so the two would differ), or leave a page without its
+// nonce. proxy.ts's matcher must be a literal (Next reads it from the source without running
+// it), so test/unit/direct-paths.test.ts checks that it equals PROXY_MATCHER. Plain JavaScript,
+// because next.config.js loads it as it is.
+
+// The route handlers under /plants/ that Next answers, even on the direct path: Next prefers them to
+// [id], their work outweighs its cost, and export streams its answer, which the direct path would hold.
+export const NEXT_ONLY_UNDER_PLANTS = ['batch', 'export', 'next-id'];
+
+/**
+ * The route handlers answered directly. Only handlers written for this may be listed: they must use
+ * nothing but the Request (no cookies(), headers() or after()). `page` is the app route, `pattern`
+ * the paths it answers: no escapes, no dot segments, no trailing slash (Next normalises those).
+ */
+export const DIRECT_ROUTES = [
+  { page: '/plants', pattern: /^\/plants$/ },
+  {
+    page: '/plants/[id]',
+    pattern: new RegExp(`^/plants/(?!\\.{1,2}$)(?!(?:${NEXT_ONLY_UNDER_PLANTS.join('|')})$)([A-Za-z0-9._~-]+)$`),
+    param: 'id',
+  },
+  { page: '/api/bench/empty', pattern: /^\/api\/bench\/empty$/ },
+];
+
+/** Paths the direct routes answer, one or more per shape; the start-up check tries every rule on them. */
+export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036854775808', '/plants/abc', '/plants/a.b', '/plants/~_-', '/api/bench/empty'];
+
+/**
+ * What proxy.ts never sees, as the start of a path (regular expression source): the API's route
+ * handlers (every direct path among them), the OpenAPI document and static files.
+ */
+export const OUTSIDE_PROXY = ['plants', 'audit-events', 'api/', 'openapi\\.json', '_next/static', '_next/image', 'favicon\\.ico', 'icon\\.svg'];
+
+/** proxy.ts's `config.matcher[0]`: every path but those. */
+export const PROXY_MATCHER = `/((?!${OUTSIDE_PROXY.join('|')}).*)`;
+
+/** next.config.js's source for the static policy: exactly those (the same lookahead, positive). */
+export const OUTSIDE_PROXY_SOURCE = `/:path((?=${OUTSIDE_PROXY.join('|')}).*)`;
