@@ -14,6 +14,7 @@ import { configuredPublicOrigin } from '../lib/http/origin.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
+import { refuseConnect, refuseRequest, settleRequestTarget } from './request-target.mjs';
 
 const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
@@ -54,10 +55,19 @@ if (direct?.refused) {
 // answers through 'clientError' (408 40801, the connection closed), which also answers what its
 // parser refuses (400 40004, 431 43101). Connections are checked each second (Node's default: 30 s).
 const server = http.createServer(
-  { requestTimeout: bodyTimeout, headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000, connectionsCheckingInterval: 1000 },
+  {
+    requestTimeout: bodyTimeout,
+    headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000,
+    connectionsCheckingInterval: 1000,
+    // request-target.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
+    requireHostHeader: false,
+  },
   (request, response) => {
     // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
     settleForwardedHeaders(request, proxyHops);
+    // Then what neither path can serve (a 400, not Next's 500), and absolute-form targets reduced to paths.
+    const refusal = settleRequestTarget(request);
+    if (refusal) return void refuseRequest(response, refusal);
     if (direct?.serve(request, response)) return;
     handleWithNext(request, response).catch((error) => {
       process.stderr.write(`${error?.stack ?? error}\n`);
@@ -66,6 +76,7 @@ const server = http.createServer(
   },
 );
 server.on('clientError', answerClientError);
+server.on('connect', refuseConnect);
 if (keepAliveTimeout >= 0) server.keepAliveTimeout = keepAliveTimeout;
 
 // As Next's server: stop accepting, let the requests in flight finish, then exit with the
