@@ -35,7 +35,9 @@ const bundleOptions = {
 /** server/main.mjs, bundled with what it imports (server/*.mjs, and lib/ modules it shares with the handlers). */
 export function installServer() {
   rmSync('.next/standalone/plant-store-server', { recursive: true, force: true });
-  buildSync({ ...bundleOptions, entryPoints: ['server/main.mjs'], outfile: '.next/standalone/plant-store-server/main.mjs' });
+  // Its packages go in the bundle: the standalone folder's node_modules holds only what Next's
+  // tracer found the server needs, and the handlers' own chunks carry theirs inside them.
+  buildSync({ ...bundleOptions, packages: 'bundle', entryPoints: ['server/main.mjs'], outfile: '.next/standalone/plant-store-server/main.mjs' });
   writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.mjs.\nimport './plant-store-server/main.mjs';\n");
 }
 

@@ -11,6 +11,7 @@ import { configuredPublicOrigin } from '../lib/http/origin';
 import { authFailuresPerMinute, rateLimitPerMinute } from '../lib/http/rate-limit-config';
 import { retrySchedule } from '../lib/webhooks/config';
 import { trustedProxyHops } from '../server/forwarded-headers.mjs';
+import { bodyTimeoutMs } from '../server/request-limits.mjs';
 import { STANDALONE_SERVER } from './paths.mjs';
 import { serverNodeOptions } from './server-node-options.mjs';
 
@@ -23,6 +24,7 @@ async function main() {
   rateLimitPerMinute();
   authFailuresPerMinute();
   trustedProxyHops();
+  bodyTimeoutMs();
   configuredPublicOrigin();
   retrySchedule();
   auditRetentionDays();

@@ -87,7 +87,9 @@ function bodyOf(request) {
         request.pause();
       },
     },
-    { highWaterMark: 64 * 1024, size: (chunk) => chunk.byteLength },
+    // No read-ahead: a stream pulls as soon as it is made to fill its high-water mark, and
+    // this one must not read a byte before the handler asks for it.
+    { highWaterMark: 0 },
   );
 }
 

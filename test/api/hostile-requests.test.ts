@@ -1,0 +1,198 @@
+// Requests as a hostile client sends them, raw bytes over a socket, to the production server on the
+// direct path and with API_DIRECT_ROUTES=off, on one database: what issue 13 found the direct path
+// answering wrongly (a Host with a path or a space, bodies on GET/HEAD/DELETE, a body that trickles
+// or never comes, an access log that believed Host), and what Node's parser refuses. Each answer
+// must be the same on both paths, never a 5xx, and leave no stack in the log.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestDatabase, tokenIn } from '../support/database';
+import { rawExchange, rawRequest, type RawResponse } from '../support/raw-http';
+import { createOn, startServer, type RunningServer } from '../support/server';
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+const BODY_TIMEOUT_MS = 1500;
+let direct: RunningServer;
+let throughNext: RunningServer;
+let token: string;
+let servers: [string, RunningServer][];
+
+beforeAll(async () => {
+  const database = await createTestDatabase();
+  cleanups.push(database.remove);
+  ({ token } = await tokenIn(database.url, 'hostile'));
+  const env = { BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS), AUTH_FAILURES_PER_MINUTE: 'off' };
+  [direct, throughNext] = await Promise.all([
+    startServer({ databaseUrl: database.url, env }),
+    startServer({ databaseUrl: database.url, env: { ...env, API_DIRECT_ROUTES: 'off' } }),
+  ]);
+  cleanups.push(() => direct.stop('SIGKILL'), () => throughNext.stop('SIGKILL'));
+  servers = [
+    ['direct', direct],
+    ['next', throughNext],
+  ];
+  for (let id = 1; id <= 6; id++) expect((await createOn(direct, token, `{"id": ${id}, "name": "Hostile ${id}"}`)).status).toBe(200);
+}, 60_000);
+
+const auth = () => ({ Authorization: `Bearer ${token}` });
+
+/** What must match between the paths: status, Error code, body and the headers a client reads. */
+function comparable(response: RawResponse) {
+  const { headers } = response;
+  const kept = ['content-type', 'allow', 'www-authenticate', 'link', 'next-cursor', 'etag', 'cache-control', 'x-content-type-options'];
+  return {
+    status: response.status,
+    error: response.json?.error,
+    body: response.body.replace(/"requestId":"[^"]*"/g, ''),
+    headers: Object.fromEntries(kept.map((name) => [name, headers[name]])),
+  };
+}
+
+/** Sends the same bytes to both servers; returns both exchanges. */
+async function onBoth(parts: (string | number)[], options: Parameters<typeof rawExchange>[2] = {}) {
+  const [viaDirect, viaNext] = await Promise.all(servers.map(([, server]) => rawExchange(server.port, parts, options)));
+  return { viaDirect, viaNext };
+}
+
+function expectSameAndNo5xx(viaDirect: { responses: RawResponse[] }, viaNext: { responses: RawResponse[] }) {
+  expect(viaDirect.responses.map(comparable)).toEqual(viaNext.responses.map(comparable));
+  for (const response of [...viaDirect.responses, ...viaNext.responses]) expect(response.status).toBeLessThan(500);
+}
+
+const logOf = (server: RunningServer) => server.output();
+const noStacks = () => {
+  for (const [, server] of servers) {
+    expect(logOf(server)).not.toMatch(/\n\s+at /);
+    expect(logOf(server)).not.toMatch(/"status":5\d\d/);
+  }
+};
+
+describe('hostile requests, on the direct path and through Next', () => {
+  it('never take the origin from Host: a Host with a path appears nowhere', async () => {
+    const { viaDirect, viaNext } = await onBoth([rawRequest('GET /plants?limit=1 HTTP/1.1', { Host: 'evil.example/x', ...auth(), Connection: 'close' })]);
+    expectSameAndNo5xx(viaDirect, viaNext);
+    const [answer] = viaDirect.responses;
+    expect(answer.status).toBe(200);
+    expect(answer.headers.link).toMatch(/^<\/plants\?limit=1&cursor=[^>]+>; rel="next"$/);
+    for (const exchange of [viaDirect, viaNext]) expect(exchange.raw).not.toMatch(/evil|\/x\//);
+    for (const [, server] of servers) expect(logOf(server)).not.toMatch(/evil|"path":"\/x/);
+  });
+
+  it('answer a Host that is not a host name as Next does, never 500', async () => {
+    for (const host of ['a b', '', '[::1', 'x:99999', '%']) {
+      const { viaDirect, viaNext } = await onBoth([rawRequest('GET /plants/1 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })]);
+      expectSameAndNo5xx(viaDirect, viaNext);
+      expect(viaDirect.responses).toHaveLength(1);
+    }
+  });
+
+  it('log the path the router matched, not one rebuilt from Host', async () => {
+    const host = `127.0.0.1:${direct.port}/api/health#`;
+    const { viaDirect, viaNext } = await onBoth([rawRequest('DELETE /plants/4 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })]);
+    // One of the two deletes it; the other finds it gone.
+    expect(new Set([viaDirect.responses[0].status, viaNext.responses[0].status])).toEqual(new Set([204, 404]));
+    for (const [, server] of servers) {
+      const line = logOf(server).split('\n').findLast((entry) => entry.includes('"method":"DELETE"'));
+      expect(JSON.parse(line!)).toMatchObject({ msg: 'request', path: '/plants/4' });
+    }
+  });
+
+  it('treat bodies on GET, HEAD and DELETE as Next does, and keep the connection usable', async () => {
+    const then = rawRequest('GET /plants/2 HTTP/1.1', auth());
+    const cases = [
+      [rawRequest('GET /plants?limit=2 HTTP/1.1', { ...auth(), 'Content-Length': 5 }, 'hello'), 'GET'],
+      [rawRequest('GET /plants/1 HTTP/1.1', { ...auth(), 'Transfer-Encoding': 'chunked' }, '0\r\n\r\n'), 'GET'],
+      [rawRequest('GET /plants/1 HTTP/1.1', { ...auth(), 'Transfer-Encoding': 'chunked' }, '5\r\nhello\r\n0\r\n\r\n'), 'GET'],
+      [rawRequest('DELETE /plants/99 HTTP/1.1', { ...auth(), 'Content-Length': 5 }, 'hello'), 'DELETE'],
+      [rawRequest('DELETE /plants/99 HTTP/1.1', { ...auth(), 'Transfer-Encoding': 'chunked' }, '0\r\n\r\n'), 'DELETE'],
+    ] as const;
+    for (const [request] of cases) {
+      const { viaDirect, viaNext } = await onBoth([request, then], { until: (responses) => responses.length === 2 });
+      expectSameAndNo5xx(viaDirect, viaNext);
+      expect(viaDirect.responses).toHaveLength(2);
+      expect(viaDirect.responses[1].status).toBe(200);
+    }
+    // HEAD: Next derives it on both servers; the body is dropped all the same.
+    const head = rawRequest('HEAD /plants/2 HTTP/1.1', { ...auth(), 'Content-Length': 5 }, 'hello');
+    const { viaDirect, viaNext } = await onBoth([head], { method: 'HEAD', until: (responses) => responses.length === 1 });
+    expectSameAndNo5xx(viaDirect, viaNext);
+    expect(viaDirect.responses[0].status).toBe(200);
+  });
+
+  it('refuse a body by its declared size without reading it, and answer the next request on the connection', async () => {
+    const body = 'x'.repeat(300_000);
+    const oversized = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': body.length }, body);
+    const { viaDirect, viaNext } = await onBoth([oversized, rawRequest('GET /plants/2 HTTP/1.1', auth())], { until: (responses) => responses.length === 2 });
+    expectSameAndNo5xx(viaDirect, viaNext);
+    expect(viaDirect.responses.map((response) => response.status)).toEqual([413, 200]);
+  });
+
+  it("answer what Node's parser refuses with an Error body, the same on both paths", async () => {
+    const cases: [string, number, number][] = [
+      ['GET /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 40004],
+      [rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, 'zz\r\n{}\r\n0\r\n\r\n'), 400, 40004],
+      ['GET /plants HTTP/1.1\r\nHost: x\r\nBad Header: 1\r\n\r\n', 400, 40004],
+      ['GET /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', 400, 40004],
+      ['GET\x01/plants HTTP/1.1\r\nHost: x\r\n\r\n', 400, 40004],
+      [rawRequest('GET /plants HTTP/1.1', { ...auth(), 'X-Big': 'a'.repeat(20_000) }), 431, 43101],
+    ];
+    for (const [request, status, code] of cases) {
+      const { viaDirect, viaNext } = await onBoth([request]);
+      expectSameAndNo5xx(viaDirect, viaNext);
+      expect(viaDirect.raw).toBe(viaNext.raw);
+      expect(viaDirect.responses).toHaveLength(1);
+      expect(viaDirect.responses[0]).toMatchObject({ status, json: { error: code } });
+      expect(viaDirect.responses[0].headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(viaDirect.closed).toBe(true);
+    }
+    noStacks();
+  });
+
+  it('answer an unauthenticated POST at once, without waiting for the body it declared', async () => {
+    const head = rawRequest('POST /plants HTTP/1.1', { 'Content-Type': 'application/json', 'Content-Length': 200_000 }, '{"id":');
+    const trickle = Array.from({ length: 8 }, () => [200, '1']).flat();
+    const { viaDirect, viaNext } = await onBoth([head, ...trickle], { waitMs: BODY_TIMEOUT_MS + 2500 });
+    for (const exchange of [viaDirect, viaNext]) {
+      expect(exchange.responses[0]).toMatchObject({ status: 401, json: { error: 40101 } });
+      expect(exchange.responses[0].at).toBeLessThan(1000);
+      // The rest of the body is never waited for beyond the body timeout: 408, and the connection closes.
+      expect(exchange.responses[1]).toMatchObject({ status: 408, json: { error: 40801 } });
+      expect(exchange.closed).toBe(true);
+      expect(exchange.closedAt!).toBeLessThan(BODY_TIMEOUT_MS + 2000);
+    }
+    expectSameAndNo5xx(viaDirect, viaNext);
+  });
+
+  it('answer 408 to a body that does not arrive in time', async () => {
+    const head = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': 100 }, '{"id": 7');
+    const { viaDirect, viaNext } = await onBoth([head], { waitMs: BODY_TIMEOUT_MS + 2500 });
+    expectSameAndNo5xx(viaDirect, viaNext);
+    for (const exchange of [viaDirect, viaNext]) {
+      expect(exchange.responses).toHaveLength(1);
+      expect(exchange.responses[0]).toMatchObject({ status: 408, json: { error: 40801 } });
+      expect(exchange.closed).toBe(true);
+    }
+    // A head that never ends, too.
+    const { viaDirect: slowHead } = await onBoth(['GET /plants HTTP/1.1\r\nHost: x\r\n'], { waitMs: BODY_TIMEOUT_MS + 2500 });
+    expect(slowHead.responses[0]).toMatchObject({ status: 408, json: { error: 40801 } });
+  });
+
+  it('take a client that goes away mid-body as no fault: no stack, no 5xx', async () => {
+    const head = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': 2000 }, '{"id": 8, ');
+    await onBoth([head, 300], { destroyAfterMs: 300, waitMs: 500 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    noStacks();
+    for (const [, server] of servers) {
+      expect(logOf(server)).not.toMatch(/"level":"error"/);
+      expect(logOf(server)).toMatch(/"method":"POST","path":"\/plants","status":408/);
+    }
+  });
+
+  it('still answer well-formed requests after all that', async () => {
+    const { viaDirect, viaNext } = await onBoth([rawRequest('GET /plants/3 HTTP/1.1', { ...auth(), Connection: 'close' })]);
+    expectSameAndNo5xx(viaDirect, viaNext);
+    expect(viaDirect.responses[0]).toMatchObject({ status: 200, json: { id: 3, name: 'Hostile 3' } });
+  });
+});
