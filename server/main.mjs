@@ -32,6 +32,8 @@ const bodyTimeout = bodyTimeoutMs();
 // hostname and port it was given, main.mjs's, whatever Host says).
 const ownHost = process.env.HOSTNAME || '127.0.0.1';
 const origin = configuredPublicOrigin() ?? `http://${ownHost.includes(':') ? `[${ownHost}]` : ownHost}:${port}`;
+// What a Host that is not a host becomes before Next sees it (request-target.mjs).
+const originHost = new URL(origin).host;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
 const { config } = JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8'));
@@ -66,7 +68,7 @@ const server = http.createServer(
     // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
     settleForwardedHeaders(request, proxyHops);
     // Then what neither path can serve (a 400, not Next's 500), and absolute-form targets reduced to paths.
-    const refusal = settleRequestTarget(request);
+    const refusal = settleRequestTarget(request, originHost);
     if (refusal) return void refuseRequest(response, refusal);
     if (direct?.serve(request, response)) return;
     handleWithNext(request, response).catch((error) => {

@@ -1,12 +1,13 @@
 // Requests Node's parser accepts but neither path can serve: main.mjs settles them before the
 // direct path or Next sees the request, so both answer alike, and none answers 500. Next fails with
 // a 500 on TRACE (fetch refuses to build such a Request), on an asterisk-form target (`GET *`, not
-// a URL), on a dynamic path segment that is not valid percent-encoded UTF-8 (`/plants/%ZZ`), and
-// on its pages when Host is not a host (`Host: a b`, `Host: ::1`, an empty one: next-auth builds a
-// URL on it). RFC 9112 §3.2 asks for a 400 there anyway, and for two Host lines. An absolute-form target (`GET http://evil.example/plants/`) names a host,
-// which is as much the client's choosing as a Host header: Next builds redirects on it
+// a URL), and on a dynamic path segment that is not valid percent-encoded UTF-8 (`/plants/%ZZ`).
+// Its pages failed with a 500 too when Host is not a host (`Host: a b`, `::1`, empty: next-auth
+// builds a URL on it); nothing of ours believes Host (README, Security), so such a one is replaced
+// by the server's own before Next sees it. An absolute-form target (`GET http://evil.example/plants/`)
+// names a host, which is as much the client's choosing as a Host header: Next built redirects on it
 // (`Location: http://evil.example/plants/`), so it is reduced to its path and query, as if sent in
-// origin form (RFC 9112 §3.2.2 lets a server choose the target's authority over Host; this server
+// origin form (RFC 9112 §3.2.2 lets a server prefer the target's authority to Host; this server
 // uses neither).
 import { ERROR_CATALOGUE } from '../lib/http/errors.ts';
 
@@ -19,21 +20,23 @@ const UNSERVABLE_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 // 3986's reg-name (no percent escapes or sub-delimiters), as URL parsers are.
 const HOST = /^(?:[A-Za-z0-9._~-]+|\[[0-9A-Fa-f:.]+\])(?::(\d{1,5}))?$/;
 
-function hostProblem(request) {
+/** Replaces a Host that is not a host with `ownHost`; refuses an HTTP/1.1 request without one. */
+function settleHost(request, ownHost) {
   const host = request.headers.host;
   if (host === undefined) return request.httpVersion === '1.0' ? null : 'An HTTP/1.1 request must carry a Host header';
   const valid = HOST.exec(host);
-  if (!valid || Number(valid[1] ?? 0) > 65_535) return 'The Host header must be a host name or address, with an optional port';
-  let lines = 0;
-  for (let at = 0; at < request.rawHeaders.length; at += 2) if (request.rawHeaders[at].length === 4 && request.rawHeaders[at].toLowerCase() === 'host') lines++;
-  return lines > 1 ? 'Send one Host header, not several' : null;
+  if (!valid || Number(valid[1] ?? 0) > 65_535) request.headers.host = ownHost;
+  return null;
 }
 
-/** Why the request cannot be served, or null; rewrites an absolute-form target to origin form. */
-export function settleRequestTarget(request) {
+/**
+ * Why the request cannot be served, or null; rewrites an absolute-form target to origin form, and
+ * a Host that is not a host to `ownHost` (the host of the origin handlers see).
+ */
+export function settleRequestTarget(request, ownHost) {
   if (UNSERVABLE_METHODS.has(request.method)) return `${request.method} is not supported`;
-  const badHost = hostProblem(request);
-  if (badHost) return badHost;
+  const missingHost = settleHost(request, ownHost);
+  if (missingHost) return missingHost;
   const authority = ABSOLUTE_FORM.exec(request.url);
   if (authority) {
     const rest = request.url.slice(authority[0].length);
