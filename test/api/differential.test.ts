@@ -44,7 +44,7 @@ const SLOW_MS = BODY_TIMEOUT_MS + 2500;
 const SEED_PLANTS = 30;
 // Replay a failed generated run with DIFFERENTIAL_SEED=<the seed it printed>.
 const GENERATED_SEED = Number(process.env.DIFFERENTIAL_SEED ?? 1311);
-const GENERATED_RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 150);
+const GENERATED_RUNS = Number(process.env.DIFFERENTIAL_RUNS ?? 300);
 
 type Case = {
   name: string;
