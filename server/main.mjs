@@ -14,6 +14,7 @@ import { configuredPublicOrigin } from '../lib/http/origin.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
+import { inTurn } from './in-turn.mjs';
 import { refuseConnect, refuseRequest, settleRequestTarget } from './request-target.mjs';
 
 const require = createRequire(import.meta.url);
@@ -50,6 +51,19 @@ if (direct?.refused) {
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, reasons: direct.refused })}\n`);
 }
 
+function serve(request, response) {
+  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
+  settleForwardedHeaders(request, proxyHops);
+  // Then what neither path can serve (a 400, not Next's 500), and absolute-form targets reduced to paths.
+  const refusal = settleRequestTarget(request, originHost);
+  if (refusal) return void refuseRequest(response, refusal);
+  if (direct?.serve(request, response)) return;
+  handleWithNext(request, response).catch((error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    if (!response.headersSent) response.writeHead(500).end();
+  });
+}
+
 // The body timeout is Node's requestTimeout (the whole request, head and body, must arrive within
 // it), not a timer in the handlers' body reader (lib/http/body.ts): it is the same server for both
 // paths, so both answer alike; it also covers a body no handler reads (Node drops it after the
@@ -64,18 +78,7 @@ const server = http.createServer(
     // request-target.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
     requireHostHeader: false,
   },
-  (request, response) => {
-    // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
-    settleForwardedHeaders(request, proxyHops);
-    // Then what neither path can serve (a 400, not Next's 500), and absolute-form targets reduced to paths.
-    const refusal = settleRequestTarget(request, originHost);
-    if (refusal) return void refuseRequest(response, refusal);
-    if (direct?.serve(request, response)) return;
-    handleWithNext(request, response).catch((error) => {
-      process.stderr.write(`${error?.stack ?? error}\n`);
-      if (!response.headersSent) response.writeHead(500).end();
-    });
-  },
+  (request, response) => inTurn(request, response, () => serve(request, response)),
 );
 server.on('clientError', answerClientError);
 server.on('connect', refuseConnect);
