@@ -47,6 +47,10 @@ type ClientSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null; 
 /** The server's 'clientError' listener. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSocket): void {
   if (answered.has(socket)) return;
+  // Bytes after a request that said `Connection: close` (RFC 9112 §9.6: ignore them). The connection
+  // closes after that request's answer; answering or closing now would cut off the answers still
+  // owed on it, and pull the body from under a request waiting its turn (server/in-turn.mjs).
+  if (error.code === 'HPE_CLOSED_CONNECTION') return;
   // A client that went away hears nothing and is no fault of ours. An answer already under way
   // on this connection must not be cut into: the connection just closes, as under Node's default.
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || socket._httpMessage?.headersSent) {
