@@ -54,7 +54,7 @@ function bodyOf(request) {
   let controller;
   const onData = (chunk) => {
     controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-    if (controller.desiredSize <= 0) request.pause();
+    if (controller.desiredSize < 0) request.pause();
   };
   const onEnd = () => {
     stop();

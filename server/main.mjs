@@ -9,13 +9,14 @@ import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { answerClientError } from '../lib/http/client-error.ts';
+import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
 import { configuredPublicOrigin } from '../lib/http/origin.ts';
+import { settleTarget } from '../lib/http/request-target.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
 import { inTurn } from './in-turn.mjs';
-import { refuseConnect, refuseRequest, settleRequestTarget } from './request-target.mjs';
+import { refuseConnect, settleRequestHead } from './request-head.mjs';
 
 const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
@@ -29,11 +30,12 @@ const hostname = process.env.HOSTNAME || '0.0.0.0';
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
 const proxyHops = trustedProxyHops();
 const bodyTimeout = bodyTimeoutMs();
+const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 // What the direct path builds every Request on: never the Host header (Next builds its own on the
 // hostname and port it was given, main.mjs's, whatever Host says).
 const ownHost = process.env.HOSTNAME || '127.0.0.1';
 const origin = configuredPublicOrigin() ?? `http://${ownHost.includes(':') ? `[${ownHost}]` : ownHost}:${port}`;
-// What a Host that is not a host becomes before Next sees it (request-target.mjs).
+// What a Host that is not a host becomes before Next sees it (request-head.mjs).
 const originHost = new URL(origin).host;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
@@ -54,9 +56,18 @@ if (direct?.refused) {
 function serve(request, response) {
   // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
   settleForwardedHeaders(request, proxyHops);
-  // Then what neither path can serve (a 400, not Next's 500), and absolute-form targets reduced to paths.
-  const refusal = settleRequestTarget(request, originHost);
-  if (refusal) return void refuseRequest(response, refusal);
+  // Then the method and Host, and the target, so both paths serve the same request or refuse it
+  // alike (server/request-head.mjs, lib/http/request-target.ts).
+  const unservable = settleRequestHead(request, originHost);
+  if (unservable) return refuseRequest(response, 'bad_request', unservable);
+  const target = settleTarget(request.url);
+  if ('refuse' in target) {
+    // `OPTIONS *` asks what the server supports in general; nothing else may name `*`.
+    if (target.refuse === 'asterisk' && request.method === 'OPTIONS') return void response.writeHead(204, { allow: SERVER_METHODS }).end();
+    const message = target.refuse === 'asterisk' ? 'The request target * is only for OPTIONS' : 'The request target is not a path, or its escapes are not UTF-8';
+    return refuseRequest(response, 'bad_request', message);
+  }
+  request.url = target.serve;
   if (direct?.serve(request, response)) return;
   handleWithNext(request, response).catch((error) => {
     process.stderr.write(`${error?.stack ?? error}\n`);
@@ -75,7 +86,7 @@ const server = http.createServer(
     requestTimeout: bodyTimeout,
     headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000,
     connectionsCheckingInterval: 1000,
-    // request-target.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
+    // request-head.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
     requireHostHeader: false,
   },
   (request, response) => inTurn(request, response, () => serve(request, response)),

@@ -2,6 +2,7 @@
 // has no request or response, only the socket (the server's 'clientError' event), and by default
 // writes a bare status line. This writes the Error body every other answer has, the same on the
 // direct path and Next's, since neither is reached. The production server (server/main.mjs) uses it.
+import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { log } from '../log';
 import { ERROR_CATALOGUE, type ErrorKind } from './errors';
@@ -15,26 +16,41 @@ const MESSAGES: Partial<Record<ErrorKind, string>> = {
 };
 
 /** Which Error a Node client error is. */
-export function clientErrorKind(code: string | undefined): 'bad_request' | 'request_timeout' | 'headers_too_large' {
+export function clientErrorKind(code: string | undefined): ClientErrorKind {
   if (code === 'HPE_HEADER_OVERFLOW') return 'headers_too_large';
   if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return 'request_timeout';
   return 'bad_request';
 }
 
-/** The whole HTTP/1.1 answer, as bytes to write to the socket. */
-export function clientErrorAnswer(kind: 'bad_request' | 'request_timeout' | 'headers_too_large'): string {
+type ClientErrorKind = 'bad_request' | 'request_timeout' | 'headers_too_large';
+
+function answerOf(kind: ClientErrorKind, message = MESSAGES[kind]) {
   const { code, status } = ERROR_CATALOGUE[kind];
-  const body = JSON.stringify({ error: code, message: MESSAGES[kind] });
-  return [
-    `HTTP/1.1 ${status} ${REASONS[status]}`,
-    'Content-Type: application/json; charset=utf-8',
-    `Content-Length: ${Buffer.byteLength(body)}`,
-    'Cache-Control: no-store',
-    'X-Content-Type-Options: nosniff',
-    'Connection: close',
-    '',
-    body,
-  ].join('\r\n');
+  const body = JSON.stringify({ error: code, message });
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+    Connection: 'close',
+  };
+  return { status, headers, body };
+}
+
+/** The whole HTTP/1.1 answer, as bytes to write to the socket. */
+export function clientErrorAnswer(kind: ClientErrorKind, message?: string): string {
+  const { status, headers, body } = answerOf(kind, message);
+  return [`HTTP/1.1 ${status} ${REASONS[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', body].join('\r\n');
+}
+
+/**
+ * The same answer to a request Node parsed but no router can take (lib/http/request-target.ts);
+ * the connection closes, as after the parser's refusals.
+ */
+export function refuseRequest(response: ServerResponse, kind: ClientErrorKind, message: string): void {
+  const { status, headers, body } = answerOf(kind, message);
+  response.shouldKeepAlive = false;
+  response.writeHead(status, headers).end(body);
 }
 
 // A client still sending when the connection closes may lose the answer to a reset: it goes out

@@ -56,6 +56,9 @@ function wrap<Params, Context extends ApiContext<Params>>(
     if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
     if (isShuttingDown()) response.headers.set('connection', 'close');
     for (const [name, value] of Object.entries(context?.responseHeaders ?? {})) response.headers.set(name, value);
+    // The path the router matched: request.url is never built on Host (the direct path builds it on
+    // a fixed origin, Next on its own hostname and port, and server/main.mjs has made an
+    // absolute-form target a path before either), so a Host with a path cannot rewrite this.
     log.info('request', {
       requestId,
       method: request.method,

@@ -88,6 +88,35 @@ describe('hostile requests, on the direct path and through Next', () => {
     }
   });
 
+  it('take an absolute-form target as its path, and name its authority nowhere', async () => {
+    for (const target of ['http://evil.example/plants?limit=1', 'HTTPS://evil.example:444/plants/2', 'http://evil.example:80/api/health?x']) {
+      const { viaDirect, viaNext } = await onBoth([rawRequest(`GET ${target} HTTP/1.1`, { ...auth(), Connection: 'close' })]);
+      expectSameAndNo5xx(viaDirect, viaNext);
+      for (const exchange of [viaDirect, viaNext]) expect(exchange.raw).not.toMatch(/evil/);
+    }
+    const { viaDirect } = await onBoth([rawRequest('GET http://evil.example/plants/2 HTTP/1.1', { ...auth(), Connection: 'close' })]);
+    expect(viaDirect.responses[0]).toMatchObject({ status: 200, json: { id: 2 } });
+    for (const [, server] of servers) expect(logOf(server)).not.toMatch(/evil/);
+  });
+
+  it('answer an asterisk or a path whose escapes are not UTF-8 with 400, never 500', async () => {
+    const cases: [string, number][] = [
+      ['OPTIONS * HTTP/1.1', 204],
+      ['GET * HTTP/1.1', 400],
+      ['GET /plants/%ff HTTP/1.1', 400],
+      ['POST /plants/% HTTP/1.1', 400],
+      ['DELETE /plants/%C3%28 HTTP/1.1', 400],
+      ['GET /% HTTP/1.1', 400],
+    ];
+    for (const [requestLine, status] of cases) {
+      const { viaDirect, viaNext } = await onBoth([rawRequest(requestLine, { ...auth(), Connection: 'close' })]);
+      expectSameAndNo5xx(viaDirect, viaNext);
+      expect(viaDirect.responses[0].status).toBe(status);
+      if (status === 400) expect(viaDirect.responses[0].json?.error).toBe(40004);
+    }
+    noStacks();
+  });
+
   it('log the path the router matched, not one rebuilt from Host', async () => {
     const host = `127.0.0.1:${direct.port}/api/health#`;
     const { viaDirect, viaNext } = await onBoth([rawRequest('DELETE /plants/4 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })]);
