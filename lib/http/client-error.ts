@@ -58,7 +58,8 @@ export function refuseRequest(response: ServerResponse, kind: ClientErrorKind, m
 const LINGER_MS = 1000;
 const answered = new WeakSet<Duplex>();
 
-type ClientSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null; remoteAddress?: string };
+type PendingAnswer = { headersSent?: boolean; writableFinished?: boolean; req?: { complete?: boolean }; once(event: 'close', listener: () => void): unknown };
+type ClientSocket = Duplex & { _httpMessage?: PendingAnswer | null; remoteAddress?: string };
 
 /** The server's 'clientError' listener. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSocket): void {
@@ -67,6 +68,13 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSo
   // closes after that request's answer; answering or closing now would cut off the answers still
   // owed on it, and pull the body from under a request waiting its turn (server/in-turn.mjs).
   if (error.code === 'HPE_CLOSED_CONNECTION') return;
+  // A malformed request pipelined behind whole ones: their answers are owed first, in order, and
+  // this one's after them. Answering now would put it in front (or cut an answer under way short).
+  const owed = socket._httpMessage;
+  if (error.code?.startsWith('HPE_') && owed && !owed.writableFinished && owed.req?.complete) {
+    owed.once('close', () => answerClientError(error, socket));
+    return;
+  }
   // A client that went away hears nothing and is no fault of ours. An answer already under way
   // on this connection must not be cut into: the connection just closes, as under Node's default.
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || socket._httpMessage?.headersSent) {
