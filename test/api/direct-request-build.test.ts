@@ -1,0 +1,37 @@
+// A Request the direct path cannot build from what it was given is the client's request, not a
+// fault: 400 (40004), never 500. Node's parser lets nothing through that undici's Request refuses
+// (a NUL in a header value, say), so the direct router is called here as main.mjs calls it, with such
+// a request, on the production build.
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createDirectRoutes } from '../../server/direct-routes.mjs';
+import { testEngine } from '../support/database';
+
+describe.skipIf(testEngine() !== 'sqlite')('a request the direct path cannot turn into a Request', () => {
+  it('is answered 400 40004, not 500', async () => {
+    const direct = await createDirectRoutes(path.resolve('.next/standalone'), { origin: 'http://127.0.0.1:9' });
+    expect('refused' in direct).toBe(false);
+    const answered = new Promise<{ status: number; headers: Record<string, string>; body: string }>((resolve) => {
+      let status = 0;
+      let headers: Record<string, string> = {};
+      const response = {
+        headersSent: false,
+        writeHead(code: number, given: Record<string, string>) {
+          status = code;
+          headers = given;
+          return response;
+        },
+        end(payload?: Buffer) {
+          resolve({ status, headers, body: payload?.toString() ?? '' });
+        },
+      };
+      const request = { method: 'GET', url: '/plants/1', headers: { host: 'x', 'x-broken': 'a\u0000b' } };
+      expect(direct.serve(request as never, response as never)).toBe(true);
+    });
+    const { status, headers, body } = await answered;
+    expect(status).toBe(400);
+    expect(JSON.parse(body)).toMatchObject({ error: 40004 });
+    expect(headers.connection).toBe('close');
+    expect(headers['content-type']).toBe('application/json; charset=utf-8');
+  });
+});
