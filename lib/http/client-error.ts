@@ -64,12 +64,10 @@ type ClientSocket = Duplex & { _httpMessage?: PendingAnswer | null; remoteAddres
 /** The server's 'clientError' listener. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSocket): void {
   if (answered.has(socket)) return;
-  // Bytes after a request that said `Connection: close` (RFC 9112 §9.6: ignore them). The connection
-  // closes after that request's answer; answering or closing now would cut off the answers still
-  // owed on it, and pull the body from under a request waiting its turn (server/in-turn.mjs).
-  if (error.code === 'HPE_CLOSED_CONNECTION') return;
-  // A malformed request pipelined behind whole ones: their answers are owed first, in order, and
-  // this one's after them. Answering now would put it in front (or cut an answer under way short).
+  // A malformed request pipelined behind whole ones, or bytes after one that said `Connection:
+  // close`: the answers owed to the whole requests go first, in order. Answering now would put this
+  // one in front (or cut an answer under way short), and drain the body of a request still waiting
+  // its turn (server/in-turn.mjs).
   const owed = socket._httpMessage;
   if (error.code?.startsWith('HPE_') && owed && !owed.writableFinished && owed.req?.complete) {
     owed.once('close', () => answerClientError(error, socket));
