@@ -15,7 +15,6 @@ import { settleTarget } from '../lib/http/request-target.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
-import { inTurn } from './in-turn.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
 
 const require = createRequire(import.meta.url);
@@ -89,7 +88,7 @@ const server = http.createServer(
     // request-head.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
     requireHostHeader: false,
   },
-  (request, response) => inTurn(request, response, () => serve(request, response)),
+  serve,
 );
 server.on('clientError', answerClientError);
 server.on('connect', refuseConnect);

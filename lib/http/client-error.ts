@@ -66,8 +66,7 @@ export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSo
   if (answered.has(socket)) return;
   // A malformed request pipelined behind whole ones, or bytes after one that said `Connection:
   // close`: the answers owed to the whole requests go first, in order. Answering now would put this
-  // one in front (or cut an answer under way short), and drain the body of a request still waiting
-  // its turn (server/in-turn.mjs).
+  // one in front, or cut an answer under way short.
   const owed = socket._httpMessage;
   if (error.code?.startsWith('HPE_') && owed && !owed.writableFinished && owed.req?.complete) {
     owed.once('close', () => answerClientError(error, socket));

@@ -161,9 +161,9 @@ export function compareExchanges(viaNext: RawExchange, viaDirect: RawExchange, d
 }
 
 /**
- * RateLimit-Remaining, compared as the counts the exchange used up, net of the drift before it.
- * Sorted: the server serves a connection's requests in turn (server/in-turn.mjs), but which one
- * counted first is not what this test is about.
+ * RateLimit-Remaining, compared as the set of counts the exchange used up, net of the drift before
+ * it: Node runs pipelined requests side by side, so which of them counted first differs from run to
+ * run.
  */
 function remainingDifferences(viaNext: RawExchange, viaDirect: RawExchange, drift: CountDrift): string[] {
   const counts = (exchange: RawExchange) =>
