@@ -7,19 +7,13 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { gzip } from 'node:zlib';
 import { apiErrorResponse } from '../lib/http/respond.ts';
 import { ApiError } from '../lib/http/errors.ts';
 import { checkBuild, checkRouteModule } from './build-check.mjs';
 import { DIRECT_ROUTES } from './direct-paths.mjs';
 
-const gzipAsync = promisify(gzip);
-
 // Methods Next answers itself from the handler's others.
 const DERIVED_METHODS = new Set(['HEAD', 'OPTIONS']);
-// As Next's compression: gzip when asked for and when it pays off.
-const COMPRESS_FROM_BYTES = 1024;
 const INTERNAL_ERROR = JSON.stringify({
   error: 50001,
   message: 'Internal error: the server could not complete the request. Quote the x-request-id header when reporting it.',
@@ -119,6 +113,17 @@ export async function createDirectRoutes(dir, { origin }) {
   const loaded = await loadHandlers(distDir);
   if (loaded.reasons.length) return refusedBy(loaded.reasons);
   const { routes } = loaded;
+  // Next's own compression middleware, the one its router puts on every answer: so the coding
+  // chosen from Accept-Encoding (q-values, *, deflate), the Vary it adds and the types it
+  // compresses are Next's. Its threshold (1 KiB) applies when the answer's length is known, and here
+  // it always is, while Next streams its answers without one: the direct path compresses only from
+  // 1 KiB, Next every body (README, Decisions: the direct path's deliberate differences).
+  let compress;
+  try {
+    compress = createRequire(path.join(dir, 'server.js'))('next/dist/compiled/compression')();
+  } catch (error) {
+    return refusedBy([`next/dist/compiled/compression: ${error?.message ?? error}`]);
+  }
 
   function match(request) {
     if (DERIVED_METHODS.has(request.method)) return null;
@@ -151,16 +156,18 @@ export async function createDirectRoutes(dir, { origin }) {
     const cookies = answered.headers.getSetCookie();
     if (cookies.length) headers['set-cookie'] = cookies;
 
-    let payload = answered.body ? Buffer.from(await answered.arrayBuffer()) : undefined;
-    if (payload && /json|text/.test(headers['content-type'] ?? '')) {
-      headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
-      if (payload.length >= COMPRESS_FROM_BYTES && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
-        payload = await gzipAsync(payload);
-        headers['content-encoding'] = 'gzip';
-      }
-    }
+    const payload = answered.body ? Buffer.from(await answered.arrayBuffer()) : undefined;
     if (payload) headers['content-length'] = String(payload.length);
-    response.writeHead(answered.status, headers).end(payload);
+    // Next's bodies have no length, so an HTTP/1.0 client (which cannot take chunks) sees the
+    // connection close after each; the direct path closes it too.
+    if (payload && request.httpVersion === '1.0') headers.connection = 'close';
+    compress(request, response, () => {
+      response.writeHead(answered.status, headers);
+      // Node buffers the 100 Continue of a pipelined request whose answer waits its turn, and
+      // puts a head written with a Buffer body in front of it: the head goes out on its own first.
+      if (request.headers.expect !== undefined) response.flushHeaders();
+      response.end(payload);
+    });
   }
 
   function fail(response, error) {

@@ -15,6 +15,7 @@ import { settleTarget } from '../lib/http/request-target.ts';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
+import { refuseConnect, settleRequestHead } from './request-head.mjs';
 
 const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
@@ -33,6 +34,8 @@ const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 // hostname and port it was given, main.mjs's, whatever Host says).
 const ownHost = process.env.HOSTNAME || '127.0.0.1';
 const origin = configuredPublicOrigin() ?? `http://${ownHost.includes(':') ? `[${ownHost}]` : ownHost}:${port}`;
+// What a Host that is not a host becomes before Next sees it (request-head.mjs).
+const originHost = new URL(origin).host;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
 const { config } = JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8'));
@@ -49,6 +52,28 @@ if (direct?.refused) {
   process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, reasons: direct.refused })}\n`);
 }
 
+function serve(request, response) {
+  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
+  settleForwardedHeaders(request, proxyHops);
+  // Then the method and Host, and the target, so both paths serve the same request or refuse it
+  // alike (server/request-head.mjs, lib/http/request-target.ts).
+  const unservable = settleRequestHead(request, originHost);
+  if (unservable) return refuseRequest(response, 'bad_request', unservable);
+  const target = settleTarget(request.url);
+  if ('refuse' in target) {
+    // `OPTIONS *` asks what the server supports in general; nothing else may name `*`.
+    if (target.refuse === 'asterisk' && request.method === 'OPTIONS') return void response.writeHead(204, { allow: SERVER_METHODS }).end();
+    const message = target.refuse === 'asterisk' ? 'The request target * is only for OPTIONS' : 'The request target is not a path, or its escapes are not UTF-8';
+    return refuseRequest(response, 'bad_request', message);
+  }
+  request.url = target.serve;
+  if (direct?.serve(request, response)) return;
+  handleWithNext(request, response).catch((error) => {
+    process.stderr.write(`${error?.stack ?? error}\n`);
+    if (!response.headersSent) response.writeHead(500).end();
+  });
+}
+
 // The body timeout is Node's requestTimeout (the whole request, head and body, must arrive within
 // it), not a timer in the handlers' body reader (lib/http/body.ts): it is the same server for both
 // paths, so both answer alike; it also covers a body no handler reads (Node drops it after the
@@ -56,27 +81,17 @@ if (direct?.refused) {
 // answers through 'clientError' (408 40801, the connection closed), which also answers what its
 // parser refuses (400 40004, 431 43101). Connections are checked each second (Node's default: 30 s).
 const server = http.createServer(
-  { requestTimeout: bodyTimeout, headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000, connectionsCheckingInterval: 1000 },
-  (request, response) => {
-    // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
-    settleForwardedHeaders(request, proxyHops);
-    // Then the target, so both paths route the same one (lib/http/request-target.ts).
-    const target = settleTarget(request.url);
-    if ('refuse' in target) {
-      // `OPTIONS *` asks what the server supports in general; nothing else may name `*`.
-      if (target.refuse === 'asterisk' && request.method === 'OPTIONS') return void response.writeHead(204, { allow: SERVER_METHODS }).end();
-      const message = target.refuse === 'asterisk' ? 'The request target * is only for OPTIONS' : 'The request target is not a path, or its escapes are not UTF-8';
-      return refuseRequest(response, 'bad_request', message);
-    }
-    request.url = target.serve;
-    if (direct?.serve(request, response)) return;
-    handleWithNext(request, response).catch((error) => {
-      process.stderr.write(`${error?.stack ?? error}\n`);
-      if (!response.headersSent) response.writeHead(500).end();
-    });
+  {
+    requestTimeout: bodyTimeout,
+    headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000,
+    connectionsCheckingInterval: 1000,
+    // request-head.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
+    requireHostHeader: false,
   },
+  serve,
 );
 server.on('clientError', answerClientError);
+server.on('connect', refuseConnect);
 if (keepAliveTimeout >= 0) server.keepAliveTimeout = keepAliveTimeout;
 
 // As Next's server: stop accepting, let the requests in flight finish, then exit with the

@@ -1,8 +1,10 @@
 // Reads a JSON request body within a size limit, exactly (see json.ts), or throws an ApiError.
 import { ApiError } from './errors';
-import { parseJsonExact } from './json';
+import { nestsDeeperThan, parseJsonExact } from './json';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
+/** How deep a JSON body may nest arrays and objects; the API's deepest (a batch) nests 2. */
+export const JSON_DEPTH_LIMIT = 32;
 
 const JSON_MEDIA_TYPE = 'application/json';
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
@@ -77,6 +79,9 @@ async function readJson(request: Request, expected: 'object' | 'array', options:
   const wanted = expected === 'object' ? 'a JSON object' : 'a JSON array';
   if (text.trim() === '') throw new ApiError('invalid_json', `Request body is empty: send ${wanted}`);
 
+  if (nestsDeeperThan(text, JSON_DEPTH_LIMIT)) {
+    throw new ApiError('validation_failed', `Request body nests arrays and objects more than ${JSON_DEPTH_LIMIT} levels deep`);
+  }
   let value: unknown;
   try {
     value = parseJsonExact(text);

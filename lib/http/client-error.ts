@@ -38,8 +38,8 @@ function answerOf(kind: ClientErrorKind, message = MESSAGES[kind]) {
 }
 
 /** The whole HTTP/1.1 answer, as bytes to write to the socket. */
-export function clientErrorAnswer(kind: ClientErrorKind): string {
-  const { status, headers, body } = answerOf(kind);
+export function clientErrorAnswer(kind: ClientErrorKind, message?: string): string {
+  const { status, headers, body } = answerOf(kind, message);
   return [`HTTP/1.1 ${status} ${REASONS[status]}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`), '', body].join('\r\n');
 }
 
@@ -58,11 +58,20 @@ export function refuseRequest(response: ServerResponse, kind: ClientErrorKind, m
 const LINGER_MS = 1000;
 const answered = new WeakSet<Duplex>();
 
-type ClientSocket = Duplex & { _httpMessage?: { headersSent?: boolean } | null; remoteAddress?: string };
+type PendingAnswer = { headersSent?: boolean; writableFinished?: boolean; req?: { complete?: boolean }; once(event: 'close', listener: () => void): unknown };
+type ClientSocket = Duplex & { _httpMessage?: PendingAnswer | null; remoteAddress?: string };
 
 /** The server's 'clientError' listener. */
 export function answerClientError(error: NodeJS.ErrnoException, socket: ClientSocket): void {
   if (answered.has(socket)) return;
+  // A malformed request pipelined behind whole ones, or bytes after one that said `Connection:
+  // close`: the answers owed to the whole requests go first, in order. Answering now would put this
+  // one in front, or cut an answer under way short.
+  const owed = socket._httpMessage;
+  if (error.code?.startsWith('HPE_') && owed && !owed.writableFinished && owed.req?.complete) {
+    owed.once('close', () => answerClientError(error, socket));
+    return;
+  }
   // A client that went away hears nothing and is no fault of ours. An answer already under way
   // on this connection must not be cut into: the connection just closes, as under Node's default.
   if (error.code === 'ECONNRESET' || error.code === 'EPIPE' || !socket.writable || socket._httpMessage?.headersSent) {

@@ -12,6 +12,27 @@ function parseNumber(text: string): bigint | number {
   return INTEGER_LITERAL.test(text) ? BigInt(text) : Number(text);
 }
 
+/**
+ * Whether `text` nests arrays and objects more than `max` deep. The parser recurses once per level,
+ * so a deep enough body exhausts the stack, and how deep is enough depends on how much stack the
+ * caller has already used: the same body could parse on one path and fail on another.
+ */
+export function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text.charCodeAt(at);
+    if (inString) {
+      if (char === 0x5c) at++; // a backslash: skip what it escapes
+      else if (char === 0x22) inString = false;
+    } else if (char === 0x22) inString = true;
+    else if (char === 0x5b || char === 0x7b) {
+      if (++depth > max) return true;
+    } else if (char === 0x5d || char === 0x7d) depth--;
+  }
+  return false;
+}
+
 /** Parses JSON text; throws SyntaxError with a position on malformed input. */
 export function parseJsonExact(text: string): unknown {
   return parse(text, null, parseNumber);

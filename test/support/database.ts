@@ -1,9 +1,12 @@
 // Temporary databases for tests, migrated exactly as `npm start` migrates, on the engine under
 // test: SQLite files, or databases created on TEST_DATABASE_URL's PostgreSQL server and dropped.
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/temporary-database';
+import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/temporary-database';
 import { sqliteFilePath, type DatabaseEngine } from '../../lib/db/url';
 import { operatorScript } from './cli';
 
@@ -35,6 +38,42 @@ export async function createTestDatabase(engine: DatabaseEngine = testEngine()):
   return { engine, url: database.url, execute: (sql) => executeOn(engine, database.url, sql), remove: database.drop };
 }
 
+/**
+ * A second database with exactly the rows of `source` (tokens included, so the same secret works
+ * on both): a copy of the SQLite file, or a PostgreSQL database made from it as a template. Nothing
+ * may be connected to `source` meanwhile.
+ */
+export async function copyTestDatabase(source: TestDatabase): Promise<TestDatabase> {
+  if (source.engine === 'sqlite') {
+    const from = sqliteFilePath(source.url);
+    const directory = mkdtempSync(path.join(os.tmpdir(), 'plant-store-copy-'));
+    const to = path.join(directory, path.basename(from));
+    for (const suffix of ['', '-wal', '-shm']) if (existsSync(from + suffix)) copyFileSync(from + suffix, to + suffix);
+    const url = `file:${to}`;
+    return { engine: 'sqlite', url, execute: (sql) => executeOn('sqlite', url, sql), remove: async () => rmSync(directory, { recursive: true, force: true }) };
+  }
+  const template = new URL(source.url).pathname.slice(1);
+  const name = `${template.slice(0, 40)}_copy_${Math.random().toString(36).slice(2, 8)}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: postgresqlServerUrl() });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE "${name}" TEMPLATE "${template}"`);
+  const url = new URL(source.url);
+  url.pathname = `/${name}`;
+  return {
+    engine: 'postgresql',
+    url: url.toString(),
+    execute: (sql) => executeOn('postgresql', url.toString(), sql),
+    remove: () => admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
 /** Runs raw SQL on any database of the engine under test (one the test made itself, say). */
 export async function executeOn(engine: DatabaseEngine, url: string, sql: string): Promise<unknown[]> {
   if (engine === 'sqlite') {
@@ -56,13 +95,13 @@ export async function executeOn(engine: DatabaseEngine, url: string, sql: string
   }
 }
 
-/** A new API token in the database at `url`, made by the operator CLI (not the shared test client). */
-export async function tokenIn(url: string, name = 'test'): Promise<{ id: string; token: string }> {
+/** A new API token in the database at `url`, made by the operator CLI (not the shared test client); default scopes unless `scopes` are named. */
+export async function tokenIn(url: string, name = 'test', scopes?: string[]): Promise<{ id: string; token: string }> {
   const { execFile } = await import('node:child_process');
   const stdout = await new Promise<string>((resolve, reject) =>
     execFile(
       process.execPath,
-      operatorScript('token', 'create', '--name', name),
+      operatorScript('token', 'create', '--name', name, ...(scopes ? ['--scopes', scopes.join(',')] : [])),
       { env: { ...process.env, DATABASE_URL: url } },
       (error, out, err) => (error ? reject(new Error(`npm run token failed: ${err}`)) : resolve(out)),
     ),

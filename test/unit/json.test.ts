@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseJsonExact, stringifyJson } from '../../lib/http/json';
+import { nestsDeeperThan, parseJsonExact, stringifyJson } from '../../lib/http/json';
 
 describe('parseJsonExact', () => {
   it('reads integer literals as exact bigints, beyond 2^53', () => {
@@ -16,6 +16,19 @@ describe('parseJsonExact', () => {
     for (const text of ['{', '{"a":}', "{'a': 1}", '{"a": 1} x', 'NaN', '[01]']) {
       expect(() => parseJsonExact(text), text).toThrow();
     }
+  });
+});
+
+describe('nestsDeeperThan', () => {
+  it('counts arrays and objects, not brackets inside strings', () => {
+    expect(nestsDeeperThan('[[{"a": [1]}]]', 4)).toBe(false);
+    expect(nestsDeeperThan('[[{"a": [[1]]}]]', 4)).toBe(true);
+    expect(nestsDeeperThan('{"a": "[[[[[[", "b": "\\"[[[["}', 1)).toBe(false);
+    expect(nestsDeeperThan('[] [] [] []', 1)).toBe(false);
+  });
+
+  it('refuses a body deep enough to exhaust the parser\'s stack before parsing it', () => {
+    expect(nestsDeeperThan(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 32)).toBe(true);
   });
 });
 
