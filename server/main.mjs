@@ -91,6 +91,8 @@ const server = http.createServer(
   serve,
 );
 server.on('clientError', answerClientError);
+// An Expect other than 100-continue: Node's own 417 has no body.
+server.on('checkExpectation', (request, response) => refuseRequest(response, 'expectation_failed'));
 server.on('connect', refuseConnect);
 if (keepAliveTimeout >= 0) server.keepAliveTimeout = keepAliveTimeout;
 

@@ -7,12 +7,13 @@ import type { Duplex } from 'node:stream';
 import { log } from '../log';
 import { ERROR_CATALOGUE, type ErrorKind } from './errors';
 
-const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' };
 
 const MESSAGES: Partial<Record<ErrorKind, string>> = {
   bad_request: 'The request is not valid HTTP/1.1 (its request line, a header, or its body framing)',
   request_timeout: 'The request did not arrive in time: send the head and body within BODY_TIMEOUT_MS',
   headers_too_large: 'The request head is too large: keep the request line and headers under 16 KiB',
+  expectation_failed: 'Only Expect: 100-continue is understood: send the request without that Expect header',
 };
 
 /** Which Error a Node client error is. */
@@ -22,7 +23,7 @@ export function clientErrorKind(code: string | undefined): ClientErrorKind {
   return 'bad_request';
 }
 
-type ClientErrorKind = 'bad_request' | 'request_timeout' | 'headers_too_large';
+type ClientErrorKind = 'bad_request' | 'request_timeout' | 'headers_too_large' | 'expectation_failed';
 
 function answerOf(kind: ClientErrorKind, message = MESSAGES[kind]) {
   const { code, status } = ERROR_CATALOGUE[kind];
@@ -47,7 +48,7 @@ export function clientErrorAnswer(kind: ClientErrorKind, message?: string): stri
  * The same answer to a request Node parsed but no router can take (lib/http/request-target.ts);
  * the connection closes, as after the parser's refusals.
  */
-export function refuseRequest(response: ServerResponse, kind: ClientErrorKind, message: string): void {
+export function refuseRequest(response: ServerResponse, kind: ClientErrorKind, message?: string): void {
   const { status, headers, body } = answerOf(kind, message);
   response.shouldKeepAlive = false;
   response.writeHead(status, headers).end(body);

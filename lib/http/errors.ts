@@ -56,6 +56,11 @@ export const ERROR_CATALOGUE = {
     meaning: 'The plant has changed since the entity tag in `If-Match` was read; nothing was changed.',
   },
   payload_too_large: { code: 41301, status: 413, meaning: 'The body is larger than the limit (64 KiB; 2 MiB for a batch; 8 KiB for sign-in).' },
+  expectation_failed: {
+    code: 41701,
+    status: 417,
+    meaning: 'The request has an `Expect` header other than `100-continue`, the only expectation this server meets.',
+  },
   too_many_items: { code: 41302, status: 413, meaning: 'A batch has more than 1000 items.' },
   unsupported_media_type: {
     code: 41501,

@@ -67,13 +67,14 @@ const errorResponse = (
 
 /**
  * What any request may be answered, whatever the operation: the request could not be read as
- * HTTP (400 40004, 408, 431: answered before any handler, lib/http/client-error.ts), the path
+ * HTTP (400 40004, 408, 417, 431: answered before any handler, lib/http/client-error.ts), the path
  * does not take the method (405), a fault (500) or a database that does not answer (503).
  */
 const transportErrors = (badRequest: ErrorKind[]): ZodOpenApiResponsesObject => ({
   '400': errorResponse('The request is malformed or breaks a rule.', ['bad_request', ...badRequest]),
   '405': errorResponse('This path does not take that method.', ['method_not_allowed'], headers('Allow')),
   '408': errorResponse('The request, or its body, did not arrive in time (`BODY_TIMEOUT_MS`).', ['request_timeout']),
+  '417': errorResponse('The request has an `Expect` header other than `100-continue`.', ['expectation_failed']),
   '431': errorResponse('The request\'s header fields are too large.', ['headers_too_large']),
   '500': errorResponse('A fault on the server; quote x-request-id.', ['internal']),
   '503': errorResponse('The database does not answer, or stayed busy; retry after `Retry-After` seconds.', ['unavailable'], headers('Retry-After')),

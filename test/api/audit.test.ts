@@ -276,7 +276,7 @@ describe('the published document', () => {
       components: { schemas: Record<string, unknown> };
     };
     expect(document.paths['/audit-events'].get.operationId).toBe('listAuditEvents');
-    expect(Object.keys(document.paths['/audit-events'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '429', '431', '500', '503']);
+    expect(Object.keys(document.paths['/audit-events'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '417', '429', '431', '500', '503']);
     expect(document.paths['/audit-events'].get).toMatchObject({ security: [{ bearerAuth: ['audit:read'] }] });
     expect(document.components.schemas.AuditEvent).toMatchObject({ properties: { action: { enum: expect.arrayContaining(['plant.created', 'staff.sign_in_failed']) } } });
   });

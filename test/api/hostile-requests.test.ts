@@ -158,7 +158,7 @@ describe('hostile requests, on the direct path and through Next', () => {
     expect(viaDirect.responses.map((response) => response.status)).toEqual([413, 200]);
   });
 
-  it("answer what Node's parser refuses with an Error body, the same on both paths", async () => {
+  it("answer what Node's parser refuses, or an unknown expectation, with an Error body, the same on both paths", async () => {
     const cases: [string, number, number][] = [
       ['GET /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n', 400, 40004],
       [rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked' }, 'zz\r\n{}\r\n0\r\n\r\n'), 400, 40004],
@@ -166,6 +166,8 @@ describe('hostile requests, on the direct path and through Next', () => {
       ['GET /plants HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\nab', 400, 40004],
       ['GET\x01/plants HTTP/1.1\r\nHost: x\r\n\r\n', 400, 40004],
       [rawRequest('GET /plants HTTP/1.1', { ...auth(), 'X-Big': 'a'.repeat(20_000) }), 431, 43101],
+      // Not the parser's, but Node's too: an expectation other than 100-continue.
+      [rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', Expect: 'teapot', 'Content-Length': 2 }, '{}'), 417, 41701],
     ];
     for (const [request, status, code] of cases) {
       const { viaDirect, viaNext } = await onBoth([request]);

@@ -33,10 +33,10 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/plants/export'].get.responses['200'].content)).toEqual(['text/csv']);
     expect(document.paths['/plants/next-id'].get.operationId).toBe('nextPlantId');
     expect(Object.keys(document.paths['/plants'].post.responses).sort()).toEqual(
-      ['200', '400', '401', '403', '405', '408', '409', '413', '415', '429', '431', '500', '503'],
+      ['200', '400', '401', '403', '405', '408', '409', '413', '415', '417', '429', '431', '500', '503'],
     );
     expect(Object.keys(document.paths['/plants/{id}'].get.responses).sort()).toEqual(
-      ['200', '304', '400', '401', '403', '404', '405', '408', '429', '431', '500', '503'],
+      ['200', '304', '400', '401', '403', '404', '405', '408', '417', '429', '431', '500', '503'],
     );
     expect(Object.keys(document.paths['/plants/{id}'].delete.responses)).toContain('204');
     const newPlant = document.components.schemas.NewPlant;
@@ -59,10 +59,10 @@ describe('every operation in /openapi.json', () => {
     );
   const headerNames = (response: Response) => Object.keys(response.headers ?? {});
 
-  it('declares what any request may be answered: 400, 405, 408, 431, 500 and 503, and with a token 401, 403 and 429', async () => {
+  it('declares what any request may be answered: 400, 405, 408, 417, 431, 500 and 503, and with a token 401, 403 and 429', async () => {
     for (const { name, operation } of await operations()) {
       const statuses = Object.keys(operation.responses);
-      const everywhere = ['400', '405', '408', '431', '500', '503'];
+      const everywhere = ['400', '405', '408', '417', '431', '500', '503'];
       const authenticated = (operation.security ?? [{}]).length > 0;
       expect(statuses, name).toEqual(expect.arrayContaining(authenticated ? [...everywhere, '401', '403', '429'] : everywhere));
       expect(operation.responses['405'].description, name).toContain('40501 (method_not_allowed)');

@@ -64,10 +64,21 @@ export function requestLinesOf(bytes: string): { method: string; target: string 
   return lines;
 }
 
+/**
+ * Notes the answers of a raw exchange, each against the request it answers, when that can be told:
+ * as many final answers as request lines (interim 1xx answers are left out).
+ */
+export function recordRawExchange(sentBytes: string, statuses: number[]): void {
+  const sent = requestLinesOf(sentBytes);
+  const finals = statuses.filter((status) => status >= 200);
+  if (sent.length === finals.length) finals.forEach((status, index) => recordObserved(sent[index].method, sent[index].target, status));
+}
+
 type PathItem = Record<string, { responses: Record<string, unknown> }>;
 
 /**
- * The observed answers the document does not declare, each once, as "METHOD /template status".
+ * The observed answers the document does not declare, each once, as "METHOD /template status"
+ * and the first request seen answered so.
  * A target is taken as the path a server would route (origin or absolute form); `*`, paths the
  * document lacks and OPTIONS (answered by the router, not an operation) are outside it. HEAD is
  * GET's. A method the path has no operation for must be answered with a status one of the path's
@@ -79,15 +90,18 @@ export function undeclared(document: { paths: Record<string, PathItem> }, observ
     literal: !template.includes('{'),
     pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
   }));
-  const missing = new Set<string>();
+  const missing = new Map<string, string>();
   for (const { method, target, status } of observed) {
     if (method === 'OPTIONS' || target === '*' || status < 200) continue;
     let path: string;
     try {
-      path = target.startsWith('/') ? target.split(/[?#]/)[0] : new URL(target).pathname;
+      // Dot segments (%2e too) resolved, as the router resolves them; a non-special scheme keeps
+      // backslashes, which Next's router answers with a redirect to the slash form, no operation.
+      path = new URL(target, 'x-target://server.test').pathname;
     } catch {
       continue;
     }
+    if (path.includes('\\')) continue;
     const matching = templates.filter((template) => template.pattern.test(path));
     const found = matching.find((template) => template.literal) ?? matching[0];
     if (!found) continue;
@@ -96,7 +110,8 @@ export function undeclared(document: { paths: Record<string, PathItem> }, observ
     const declared = operation
       ? String(status) in operation.responses
       : Object.values(item).some((other) => String(status) in other.responses);
-    if (!declared) missing.add(`${method} ${found.template} ${status}`);
+    const pair = `${method} ${found.template} ${status}`;
+    if (!declared && !missing.has(pair)) missing.set(pair, `${pair} (${method} ${target.length > 80 ? `${target.slice(0, 80)}...` : target})`);
   }
-  return [...missing].sort();
+  return [...missing.keys()].sort().map((pair) => missing.get(pair)!);
 }

@@ -1,7 +1,7 @@
 // HTTP/1.1 as a hostile client speaks it: bytes written to a socket exactly as given, and the
 // answers read back as bytes and parsed here, so nothing (fetch, undici) tidies either side.
 import net from 'node:net';
-import { recordObserved, requestLinesOf } from './observed';
+import { recordRawExchange } from './observed';
 
 export type RawResponse = {
   status: number;
@@ -115,9 +115,8 @@ export async function rawExchange(
   const data = Buffer.concat(chunks);
   socket.destroy();
   const responses = parseResponses(data, arrivals, options.method);
-  // For the check against /openapi.json, when each answer can be told which request it is for.
-  const sent = requestLinesOf(parts.filter((part) => typeof part !== 'number').map((part) => part.toString('latin1')).join(''));
-  if (sent.length === responses.length) responses.forEach((response, index) => recordObserved(sent[index].method, sent[index].target, response.status));
+  const sent = parts.filter((part) => typeof part !== 'number').map((part) => part.toString('latin1')).join('');
+  recordRawExchange(sent, responses.map((response) => response.status));
   return { responses, closed: closedAt !== undefined, closedAt, raw: data.toString('latin1') };
 }
 

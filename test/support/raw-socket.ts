@@ -3,6 +3,7 @@
 // answers are parsed here, pipelined ones included, with their chunked framing and gzip undone.
 import net from 'node:net';
 import zlib from 'node:zlib';
+import { recordRawExchange } from './observed';
 
 /** One answer, as the client saw it. */
 export type RawResponse = {
@@ -172,6 +173,8 @@ export function rawExchange(port: number, steps: RawStep[], options: RawOptions 
       settled = true;
       clearTimeout(timer);
       socket.destroy();
+      const sent = Buffer.concat(steps.slice(0, step + 1).map((each) => each.bytes)).toString('latin1');
+      recordRawExchange(sent, responses.map((response) => response.status));
       resolve({ responses, ending, ...(garbage ? { garbage } : {}) });
     };
     const armTimer = () => {

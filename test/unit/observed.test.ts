@@ -23,16 +23,23 @@ describe('undeclared answers', () => {
         seen('GET', '/plants/42', 412),
         seen('GET', '/plants/next-id', 404),
       ]),
-    ).toEqual(['GET /plants 500', 'GET /plants/next-id 404', 'GET /plants/{id} 412', 'POST /plants 401']);
+    ).toEqual([
+      'GET /plants 500 (GET /plants)',
+      'GET /plants/next-id 404 (GET /plants/next-id)',
+      'GET /plants/{id} 412 (GET /plants/42)',
+      'POST /plants 401 (POST /plants)',
+    ]);
   });
 
   it('take HEAD as GET, an absolute-form target as its path, and a method without an operation as any of its path\'s', () => {
     expect(undeclared(document, [seen('HEAD', '/plants/7', 404), seen('GET', 'http://evil.example/plants', 200), seen('PUT', '/plants', 405)])).toEqual([]);
-    expect(undeclared(document, [seen('HEAD', '/plants/7', 500), seen('PUT', '/plants', 418)])).toEqual(['HEAD /plants/{id} 500', 'PUT /plants 418']);
+    expect(undeclared(document, [seen('HEAD', '/plants/7', 500), seen('PUT', '/plants', 418)])).toEqual(['HEAD /plants/{id} 500 (HEAD /plants/7)', 'PUT /plants 418 (PUT /plants)']);
   });
 
   it('leave out what no operation answers: OPTIONS, *, paths the document lacks, interim answers', () => {
     expect(undeclared(document, [seen('OPTIONS', '/plants', 204), seen('GET', '*', 400), seen('GET', '/login', 200), seen('POST', '/plants', 100)])).toEqual([]);
+    // What the router redirects before any operation: dot segments, backslashes.
+    expect(undeclared(document, [seen('GET', '/plants/%2e', 308), seen('GET', '/plants/%2E%2e', 307), seen('GET', '/plants\\1', 308)])).toEqual([]);
   });
 });
 
