@@ -96,12 +96,13 @@ export function undeclared(document: { paths: Record<string, PathItem> }, observ
     let path: string;
     try {
       // Dot segments (%2e too) resolved, as the router resolves them; a non-special scheme keeps
-      // backslashes, which Next's router answers with a redirect to the slash form, no operation.
+      // backslashes, which Next's router answers with a redirect to the slash form, not an operation.
       path = new URL(target, 'x-target://server.test').pathname;
     } catch {
       continue;
     }
-    if (path.includes('\\')) continue;
+    // Empty segments too (`///plants/1`): the router redirects to the path without them.
+    if (path.includes('\\') || (target.startsWith('/') && target.split(/[?#]/)[0].includes('//'))) continue;
     const matching = templates.filter((template) => template.pattern.test(path));
     const found = matching.find((template) => template.literal) ?? matching[0];
     if (!found) continue;

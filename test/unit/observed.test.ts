@@ -38,8 +38,8 @@ describe('undeclared answers', () => {
 
   it('leave out what no operation answers: OPTIONS, *, paths the document lacks, interim answers', () => {
     expect(undeclared(document, [seen('OPTIONS', '/plants', 204), seen('GET', '*', 400), seen('GET', '/login', 200), seen('POST', '/plants', 100)])).toEqual([]);
-    // What the router redirects before any operation: dot segments, backslashes.
-    expect(undeclared(document, [seen('GET', '/plants/%2e', 308), seen('GET', '/plants/%2E%2e', 307), seen('GET', '/plants\\1', 308)])).toEqual([]);
+    // What the router redirects before any operation: dot segments, backslashes, empty segments.
+    expect(undeclared(document, [seen('GET', '/plants/%2e', 308), seen('GET', '/plants/%2E%2e', 307), seen('GET', '/plants\\1', 308), seen('GET', '///plants/1', 308), seen('GET', '/plants//1', 308)])).toEqual([]);
   });
 });
 
