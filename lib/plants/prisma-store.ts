@@ -1,10 +1,11 @@
 // The plant statements as SQL through Prisma's client (used on PostgreSQL). A batch is inserted
-// with one statement per chunk (unnest), and search uses the pg_trgm GIN index on "nameFolded".
+// with one statement per chunk (unnest), and search uses two GIN indexes on "nameFolded": pg_trgm's
+// for three characters or more, plant_short_grams's for one or two.
 import 'server-only';
 import { insertChangeRecordsOnPostgresql } from '../change-records';
 import { db, type Client } from '../db/client';
 import { ApiError } from '../http/errors';
-import { foldForSearch } from './fold';
+import { foldForSearch, usesTrigramIndex } from './fold';
 import type { InsertOutcome, PlantChange, PlantQuery, PlantStore, PlantValues, RecordChanges } from './store';
 import { LOWEST_FREE_POSITIVE_ID, containsPattern } from './shared-sql';
 
@@ -112,9 +113,15 @@ function listStatement(query: PlantQuery): { sql: string; parameters: (string | 
   const conditions: string[] = [];
   const parameters: (string | number)[] = [];
   const parameter = (value: string | number) => `$${parameters.push(value)}`;
-  // pg_trgm serves LIKE from the GIN index when the text has a trigram (three characters or more);
-  // without one, the planner reads the plants themselves.
-  if (query.folded !== undefined) conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
+  // pg_trgm serves LIKE from its GIN index when the text has a trigram (three characters or more).
+  // One or two characters are also looked up among each name's characters and pairs of characters,
+  // in the index of plant_short_grams (its migration, *_short_search_grams, says why). LIKE stays
+  // beside that test: it is the cheaper of the two to run on a row, so a newest-first scan, which
+  // the planner prefers for a common character, runs the function only on the rows LIKE keeps.
+  if (query.folded !== undefined) {
+    conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
+    if (!usesTrigramIndex(query.folded)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+  }
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
   if (bound !== undefined) conditions.push(`p."seq" ${newestFirst ? '<' : '>'} ${parameter(bound)}`);
   const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';

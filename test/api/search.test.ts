@@ -33,6 +33,7 @@ const PLANTS = [
   'Café au lait',
   '100% "pure" fern_x \\ back',
   "Monstera 'Thai Constellation'",
+  'Potted 🪴🌵 cactus',
 ];
 
 beforeAll(async () => {
@@ -91,6 +92,15 @@ describe('GET /plants?q=', () => {
     expect(await search({ q: 'ΦΊ' })).toEqual(withMarker('Φίκος λυράτα'));
     expect(await search({ q: '%' })).toHaveLength(1);
     expect(await search({ q: 'qq' })).toEqual([]);
+  });
+
+  it('matches one and two characters outside the BMP, across the whole catalogue', async () => {
+    // Two code points but four UTF-16 units: a search of "two characters" on both engines. No tag
+    // narrows these, so PostgreSQL answers from the index of names' characters and pairs.
+    const across = async (q: string) => names(await api(`/plants?${new URLSearchParams({ q, limit: '100' })}`, { token }));
+    expect(await across('🪴🌵')).toEqual(withMarker('Potted 🪴🌵 cactus'));
+    expect(await across('🌵')).toEqual(withMarker('Potted 🪴🌵 cactus'));
+    expect(await across('🌵🪴')).toEqual([]);
   });
 
   it('finds by the marker alone across all plants, and by q and tag together', async () => {
