@@ -11,6 +11,7 @@
 // postgresql://postgres@127.0.0.1:5432/test). Databases are made for the run and dropped after it.
 // Options: --engine sqlite|postgresql (default both), --duration S (search load, default 10),
 // --plants N (default 100000), --connections N (search load, default 8: the issue's figure),
+// --cpu-prof DIR (each server runs under node --cpu-prof, and writes its profile there as it stops),
 // --json FILE (write the figures there too).
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,6 +28,7 @@ const { values } = parseArgs({
     plants: { type: 'string', default: '100000' },
     json: { type: 'string' },
     connections: { type: 'string', default: '8' },
+    'cpu-prof': { type: 'string' },
   },
 });
 const engines = (values.engine?.flatMap((engine) => engine.split(',')) ?? ['sqlite', 'postgresql']) as DatabaseEngine[];
@@ -140,7 +142,11 @@ async function run(engine: DatabaseEngine) {
   let server: RunningServer | undefined;
   try {
     const { token } = await tokenIn(database.url, 'bench-catalogue');
-    server = await startServer({ databaseUrl: database.url, env: { RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000' } });
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000' },
+      nodeFlags: values['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${values['cpu-prof']}`, '--cpu-prof-interval=250'] : [],
+    });
     const half = Math.floor(PLANTS / 2 / BATCH) * BATCH;
     say(`${engine}: storing ${PLANTS} plants through POST /plants/batch`);
     const batchOneClient = await load(server, token, batchBodies(0, half), 1);

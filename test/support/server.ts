@@ -39,12 +39,14 @@ export async function startServer(options: {
   waitFor?: 'healthy' | 'listening';
   /** Another copy of the standalone build to run (default: this checkout's). */
   standaloneDir?: string;
+  /** Flags for node itself, before the script (a benchmark's --cpu-prof, say). */
+  nodeFlags?: string[];
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const script = options.standaloneDir ? path.join(options.standaloneDir, 'server.js') : standaloneServer;
   if (!existsSync(script)) throw new Error('No production build: run `npm run build` first');
-  const child = spawn(process.execPath, [script], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script], {
     env: {
       ...process.env,
       PORT: String(port),
