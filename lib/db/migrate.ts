@@ -196,6 +196,7 @@ const NO_FILTER = { externalTables: [], externalEnums: [] };
 // Comparing the schema with the migrations leaves them alone. (PostgreSQL's search index is a
 // GIN index, which its schema declares; see prisma/schema.prisma.)
 const HAND_WRITTEN_TABLES: Record<DatabaseEngine, string[]> = {
+  // (PlantSearch_docsize only before *_search_without_column_sizes.)
   sqlite: ['PlantSearch', 'PlantSearch_config', 'PlantSearch_data', 'PlantSearch_docsize', 'PlantSearch_idx'],
   postgresql: [],
 };
