@@ -3,6 +3,8 @@
 // matched: they serve JSON, and skipping the proxy keeps it off their hot path. Whatever this
 // leaves out gets next.config.js's static policy instead, which runs no script.
 import { NextResponse, type NextRequest } from 'next/server';
+import { unreadableActionBody } from './lib/http/next-protocol';
+import { apiErrorResponse } from './lib/http/respond';
 
 export function contentSecurityPolicy(nonce: string, development: boolean): string {
   return [
@@ -21,7 +23,11 @@ export function contentSecurityPolicy(nonce: string, development: boolean): stri
   ].join('; ');
 }
 
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
+  // Before Next reads a Server Action's body: what it cannot read is a 400 here, where Next would
+  // answer 500 (lib/http/next-protocol.ts).
+  const unreadable = await unreadableActionBody(request);
+  if (unreadable) return apiErrorResponse(unreadable);
   const nonce = btoa(crypto.randomUUID());
   const policy = contentSecurityPolicy(nonce, process.env.NODE_ENV === 'development');
   const requestHeaders = new Headers(request.headers);

@@ -37,5 +37,8 @@ export const OUTSIDE_PROXY = ['plants', 'audit-events', 'api/', 'openapi\\.json'
 /** proxy.ts's `config.matcher[0]`: every path but those. */
 export const PROXY_MATCHER = `/((?!${OUTSIDE_PROXY.join('|')}).*)`;
 
+/** The paths proxy.ts sees, the app's pages among them, as a regular expression on a path. */
+export const PROXY_PATH = new RegExp(`^${PROXY_MATCHER}$`);
+
 /** next.config.js's source for the static policy: exactly those (the same lookahead, positive). */
 export const OUTSIDE_PROXY_SOURCE = `/:path((?=${OUTSIDE_PROXY.join('|')}).*)`;

@@ -10,8 +10,10 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
+import { unreadableRouterState } from '../lib/http/next-protocol.ts';
 import { configuredPublicOrigin } from '../lib/http/origin.ts';
 import { settleTarget } from '../lib/http/request-target.ts';
+import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
@@ -68,6 +70,9 @@ function serve(request, response) {
   }
   request.url = target.serve;
   if (direct?.serve(request, response)) return;
+  // A page's router state header that Next cannot read: Next would answer 500 (lib/http/next-protocol.ts).
+  const unreadable = PROXY_PATH.test(target.serve.split('?', 1)[0]) && unreadableRouterState(request.headers.rsc, request.headers['next-router-state-tree']);
+  if (unreadable) return refuseRequest(response, 'unreadable_page_request', unreadable);
   handleWithNext(request, response).catch((error) => {
     process.stderr.write(`${error?.stack ?? error}\n`);
     if (!response.headersSent) response.writeHead(500).end();

@@ -23,7 +23,7 @@ export function clientErrorKind(code: string | undefined): ClientErrorKind {
   return 'bad_request';
 }
 
-type ClientErrorKind = 'bad_request' | 'request_timeout' | 'headers_too_large' | 'expectation_failed';
+type ClientErrorKind = 'bad_request' | 'request_timeout' | 'headers_too_large' | 'expectation_failed' | 'unreadable_page_request';
 
 function answerOf(kind: ClientErrorKind, message = MESSAGES[kind]) {
   const { code, status } = ERROR_CATALOGUE[kind];

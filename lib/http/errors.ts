@@ -20,6 +20,12 @@ export const ERROR_CATALOGUE = {
     status: 400,
     meaning: '`If-Match` or `If-None-Match` is not `*` or a list of quoted entity tags.',
   },
+  unreadable_page_request: {
+    code: 40006,
+    status: 400,
+    meaning:
+      'A page request that Next.js cannot read: a router state header (`Next-Router-State-Tree`, with `RSC: 1`) or a Server Action body (form data, or the JSON of an action call) that does not parse.',
+  },
   invalid_webhook_url: {
     code: 40010,
     status: 400,

@@ -3,6 +3,7 @@
 // answering wrongly (a Host with a path or a space, bodies on GET/HEAD/DELETE, a body that trickles
 // or never comes, an access log that believed Host), and what Node's parser refuses. Each answer
 // must be the same on both paths, never a 5xx, and leave no stack in the log.
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tokenIn } from '../support/database';
 import { rawExchange, rawRequest, type RawResponse } from '../support/raw-http';
@@ -219,6 +220,37 @@ describe('hostile requests, on the direct path and through Next', () => {
       expect(logOf(server)).not.toMatch(/"level":"error"/);
       expect(logOf(server)).toMatch(/"method":"POST","path":"\/plants","status":408/);
     }
+  });
+
+  it("answer 400 40006 to a page request whose Next protocol Next cannot read, where Next answered 500", async () => {
+    // A Server Action the build has, so Next gets as far as reading its arguments.
+    const manifest = JSON.parse(readFileSync('.next/server/server-reference-manifest.json', 'utf8')) as { node: Record<string, unknown> };
+    const actionId = Object.keys(manifest.node)[0];
+    const form = (body: string, headers: Record<string, string> = {}) =>
+      rawRequest('POST /login HTTP/1.1', { 'Content-Type': 'multipart/form-data; boundary=xyz', 'Content-Length': Buffer.byteLength(body), Connection: 'close', ...headers }, body);
+    const unreadable = [
+      rawRequest('GET /login HTTP/1.1', { RSC: 1, 'Next-Router-State-Tree': '{{{', Connection: 'close' }),
+      rawRequest('GET /login HTTP/1.1', { RSC: 1, 'Next-Router-State-Tree': '%7B%7D', Connection: 'close' }),
+      rawRequest('GET /no-such-page HTTP/1.1', { RSC: 1, 'Next-Router-State-Tree': '[[[', Connection: 'close' }),
+      form('0123456789'),
+      form('0123456789', { 'Content-Type': 'multipart/form-data' }),
+      form(`--xyz\r\nContent-Disposition: form-data; name="$ACTION_ID_${actionId}"\r\n\r\n\r\n--xyz`),
+      form('0123456789', { 'Next-Action': actionId }),
+      form('[garbage', { 'Next-Action': actionId, 'Content-Type': 'text/plain;charset=UTF-8' }),
+    ];
+    for (const request of unreadable) {
+      const { viaDirect, viaNext } = await onBoth([request]);
+      expectSameAndNo5xx(viaDirect, viaNext);
+      expect(viaDirect.responses[0], request).toMatchObject({ status: 400, json: { error: 40006 } });
+    }
+    noStacks();
+    // What Next can read goes on to Next: an RSC request without router state gets the page's own
+    // answer (a redirect, in a store with no staff yet); a form that names no action, Next's 400.
+    const { viaDirect: page } = await onBoth([rawRequest('GET /login HTTP/1.1', { RSC: 1, Connection: 'close' })]);
+    expect(page.responses[0].status).toBeLessThan(400);
+    const { viaDirect: noAction } = await onBoth([form('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xyz--\r\n')]);
+    // (Next logs that refusal of its own with a stack: not checked here.)
+    expect(noAction.responses[0]).toMatchObject({ status: 400, body: 'Invalid Server Action request.' });
   });
 
   it('still answer well-formed requests after all that', async () => {

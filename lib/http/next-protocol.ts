@@ -1,0 +1,57 @@
+// What a page request tells Next.js in Next's own protocol, checked before Next acts on it. Next
+// answers 500 when it cannot read its router state header or a Server Action's body: a client's
+// malformed input, not a fault of the server's. These read them as Next does, with Next's own
+// parsers where they are exported, and the request gets a 400 (40006) instead; what parses goes on
+// to Next untouched.
+//   - The router state header: server/main.mjs, before Next (Next strips its own protocol headers
+//     from what proxy.ts sees). So on Vercel, where main.mjs does not run, Next still answers 500.
+//   - A Server Action's body: proxy.ts, which Next runs on Vercel too.
+import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
+import { getServerActionRequestMetadata } from 'next/dist/server/lib/server-action-request-meta';
+import type { NextRequest } from 'next/server';
+import { ApiError } from './errors';
+
+// Next's serverActions.bodySizeLimit (its default; next.config.js does not change it). A larger body
+// is Next's to refuse (413) as it reads it, so it is not read here.
+const ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * Why Next could not read the router state of a page request, or null. Next reads it from an RSC
+ * request (`RSC: 1`) whatever its method (this app has no partial prerendering, so prefetches too).
+ */
+export function unreadableRouterState(rsc: string | string[] | undefined, state: string | string[] | undefined): string | null {
+  if (rsc !== '1') return null;
+  try {
+    parseAndValidateFlightRouterState(state);
+    return null;
+  } catch {
+    return 'The Next-Router-State-Tree header could not be read: send the one the page gave you, or none';
+  }
+}
+
+const unreadable = (message: string) => new ApiError('unreadable_page_request', message);
+
+/** Why Next could not read this request's Server Action body, as an ApiError, or null when it can. */
+export async function unreadableActionBody(request: NextRequest): Promise<ApiError | null> {
+  if (request.method !== 'POST') return null;
+  const { isMultipartAction, isFetchAction } = getServerActionRequestMetadata(request);
+  if (!isMultipartAction && !isFetchAction) return null;
+  const declared = Number(request.headers.get('content-length') ?? Number.NaN);
+  if (!(declared <= ACTION_BODY_LIMIT_BYTES)) return null;
+
+  // proxy.ts reads a copy: Next keeps the body for the page (up to proxyClientMaxBodySize, 10 MB).
+  const body = await request.arrayBuffer().catch(() => null);
+  if (body === null || body.byteLength > ACTION_BODY_LIMIT_BYTES) return null;
+  if (isMultipartAction) {
+    // As Next parses a form's body (undici's multipart parser, the Content-Type as sent).
+    const form = new Request('http://n/', { method: 'POST', headers: { 'content-type': request.headers.get('content-type') ?? '' }, body });
+    return (await form.formData().then(() => true, () => false)) ? null : unreadable('The form data of this Server Action request could not be read');
+  }
+  // A fetch action's other bodies are the JSON text of its arguments (React's encodeReply).
+  try {
+    JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(body));
+    return null;
+  } catch {
+    return unreadable('The body of this Server Action request is not the JSON of its arguments');
+  }
+}
