@@ -17,6 +17,7 @@ import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
+import { lingerBeforeClosing } from './linger.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
 
 const require = createRequire(import.meta.url);
@@ -99,6 +100,7 @@ server.on('clientError', answerClientError);
 // An Expect other than 100-continue: Node's own 417 has no body.
 server.on('checkExpectation', (request, response) => refuseRequest(response, 'expectation_failed'));
 server.on('connect', refuseConnect);
+server.on('connection', lingerBeforeClosing);
 if (keepAliveTimeout >= 0) server.keepAliveTimeout = keepAliveTimeout;
 
 // As Next's server: stop accepting, let the requests in flight finish, then exit with the

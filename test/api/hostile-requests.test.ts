@@ -4,6 +4,7 @@
 // or never comes, an access log that believed Host), and what Node's parser refuses. Each answer
 // must be the same on both paths, never a 5xx, and leave no stack in the log.
 import { readFileSync } from 'node:fs';
+import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tokenIn } from '../support/database';
 import { rawExchange, rawRequest, type RawResponse } from '../support/raw-http';
@@ -195,6 +196,36 @@ describe('hostile requests, on the direct path and through Next', () => {
       expect(exchange.closedAt!).toBeLessThan(BODY_TIMEOUT_MS + 2000);
     }
     expectSameAndNo5xx(viaDirect, viaNext);
+  });
+
+  it('close after refusing a body mid-upload without resetting what the client still sends (lingering close)', async () => {
+    // A chunked body past the limit, on a connection the client asked to close: the handler stops
+    // reading and answers 413 while the client is still sending. Closed at once, the server's TCP
+    // stack answers the bytes still coming with a reset, and the client's next write fails before
+    // it has read the 413 (this client reads only after 300 ms of sending, as a busy one might). The
+    // server lingers instead (server/linger.mjs): no reset while the client sends, then the close.
+    const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;
+    for (const [name, server] of servers) {
+      const socket = net.connect(server.port, '127.0.0.1');
+      let reply = '';
+      let failure: Error | undefined;
+      socket.pause();
+      socket.on('data', (data) => (reply += data.toString('latin1')));
+      socket.on('error', (error) => (failure ??= error));
+      const closed = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+      await new Promise<void>((resolve) => socket.once('connect', () => resolve()));
+      socket.write(rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Transfer-Encoding': 'chunked', Connection: 'close' }));
+      const started = Date.now();
+      while (Date.now() - started < 300 && !failure) {
+        socket.write(chunk);
+        await new Promise((resolve) => setTimeout(resolve, 2));
+      }
+      expect(failure?.message, name).toBeUndefined();
+      socket.resume();
+      await closed;
+      expect(reply, name).toMatch(/^HTTP\/1\.1 413 /);
+      expect(Date.now() - started, name).toBeLessThan(3000);
+    }
   });
 
   it('answer 408 to a body that does not arrive in time', async () => {

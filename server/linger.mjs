@@ -1,0 +1,24 @@
+// Lingering close. When the server ends a connection after an answer (the client asked for
+// `Connection: close`, or the answer came before the body it refuses had all arrived: a 413, a 401
+// before the body is read), Node closes the socket as soon as the answer is written. Whatever the
+// client still sends then meets a closed socket, its TCP stack answers with a reset, and a reset
+// can destroy the answer before the client has read it: the client sees "connection reset", not
+// the 413 that says why. So the server's side is shut after the answer (FIN) and the connection
+// stays open to be read, and what the client still sends dropped, until the client closes or
+// LINGER_MS have passed (as Apache and nginx do, and RFC 9112 §9.6 advises).
+const LINGER_MS = 1000;
+const LINGERS = Symbol('plant-store.lingers');
+
+/** The server's 'connection' listener: Node's http server closes a socket with destroySoon(). */
+export function lingerBeforeClosing(socket) {
+  if (socket[LINGERS]) return;
+  socket[LINGERS] = true;
+  socket.destroySoon = function lingeringDestroySoon() {
+    // A client that has closed its side already sends nothing more.
+    if (this.readableEnded) return void (this.writableFinished ? this.destroy() : this.end(() => this.destroy()));
+    if (this.writable) this.end();
+    const timer = setTimeout(() => this.destroy(), LINGER_MS);
+    this.once('end', () => this.destroy());
+    this.once('close', () => clearTimeout(timer));
+  };
+}
