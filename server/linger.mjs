@@ -1,11 +1,10 @@
-// Lingering close. When the server ends a connection after an answer (the client asked for
-// `Connection: close`, or the answer came before the body it refuses had all arrived: a 413, a 401
-// before the body is read), Node closes the socket as soon as the answer is written. Whatever the
-// client still sends then meets a closed socket, its TCP stack answers with a reset, and a reset
-// can destroy the answer before the client has read it: the client sees "connection reset", not
-// the 413 that says why. So the server's side is shut after the answer (FIN) and the connection
-// stays open to be read, and what the client still sends dropped, until the client closes or
-// LINGER_MS have passed (as Apache and nginx do, and RFC 9112 §9.6 advises).
+// Lingering close. When the server ends a connection after an answer that came before the request's
+// body had all arrived (a 413 that stopped reading mid-upload, on a connection the client asked to
+// close), Node closes the socket as soon as the answer is written. What the client still sends then
+// meets a closed socket, its TCP stack answers with a reset, and the client's next write fails,
+// often before it has read the 413 that says why. So the server's side is shut after the answer
+// (FIN) and the connection stays open to be read, what the client still sends dropped, until the
+// client closes or LINGER_MS have passed (as Apache and nginx do, and RFC 9112 §9.6 advises).
 const LINGER_MS = 1000;
 const LINGERS = Symbol('plant-store.lingers');
 

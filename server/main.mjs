@@ -16,8 +16,8 @@ import { settleTarget } from '../lib/http/request-target.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
-import { bodyTimeoutMs } from './request-limits.mjs';
 import { lingerBeforeClosing } from './linger.mjs';
+import { bodyTimeoutMs } from './request-limits.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
 
 const require = createRequire(import.meta.url);
