@@ -1,32 +1,23 @@
 // SQLite's search table was made again without its per-row token counts
 // (prisma/migrations/*_search_without_column_sizes): names stored before are still found after.
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyMigrations, PRISMA_FILES } from '../../lib/db/migrate';
+import { applyMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase } from '../../lib/db/temporary-database';
 import { executeOn, testEngine } from '../support/database';
+import { migrationsBefore } from '../support/migrations';
 
 const MIGRATION = '_search_without_column_sizes';
 
 describe.runIf(testEngine() === 'sqlite')('migrating a SQLite store to the search table without column sizes', () => {
   it('keeps every stored name findable, and drops the counts', async () => {
-    const all = PRISMA_FILES.sqlite.migrations;
-    const before = mkdtempSync(path.join(os.tmpdir(), 'plant-store-before-search-rebuild-'));
-    cpSync(path.join(all, 'migration_lock.toml'), path.join(before, 'migration_lock.toml'));
-    const names = readdirSync(all).filter((entry) => /^\d+_/.test(entry)).sort();
-    expect(names.some((name) => name.endsWith(MIGRATION))).toBe(true);
-    for (const name of names) {
-      if (name.endsWith(MIGRATION)) break;
-      cpSync(path.join(all, name), path.join(before, name), { recursive: true });
-    }
+    // (It throws when no migration has that name.)
+    const before = migrationsBefore('sqlite', MIGRATION);
     const database = await createTemporaryDatabase('sqlite', 'search-rebuild');
     const execute = (sql: string) => executeOn('sqlite', database.url, sql);
     const found = async (text: string) =>
       (await execute(`SELECT rowid AS "seq" FROM "PlantSearch" WHERE "PlantSearch" MATCH '"${text}"' ORDER BY rowid`)).map((row) => Number((row as { seq: bigint }).seq));
     try {
-      await applyMigrations({ databaseUrl: database.url, migrationsDir: before });
+      await applyMigrations({ databaseUrl: database.url, migrationsDir: before.dir });
       await execute(`INSERT INTO "Plant" ("id", "name", "tag", "nameFolded") VALUES (1, 'Gartenstraße', NULL, 'gartenstrasse'), (2, 'Monstera', 'aroid', 'monstera')`);
       expect(await found('strasse')).toEqual([1]);
 
@@ -40,7 +31,7 @@ describe.runIf(testEngine() === 'sqlite')('migrating a SQLite store to the searc
       expect(await found('strasse')).toEqual([]);
       expect(await found('delici')).toEqual([2]);
     } finally {
-      rmSync(before, { recursive: true, force: true });
+      before.remove();
       await database.drop();
     }
   });
