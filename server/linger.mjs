@@ -6,12 +6,9 @@
 // (FIN) and the connection stays open to be read, what the client still sends dropped, until the
 // client closes or LINGER_MS have passed (as Apache and nginx do, and RFC 9112 §9.6 advises).
 const LINGER_MS = 1000;
-const LINGERS = Symbol('plant-store.lingers');
 
-/** The server's 'connection' listener: Node's http server closes a socket with destroySoon(). */
+/** The server's 'connection' listener (once per socket): Node's http server closes a socket with destroySoon(). */
 export function lingerBeforeClosing(socket) {
-  if (socket[LINGERS]) return;
-  socket[LINGERS] = true;
   socket.destroySoon = function lingeringDestroySoon() {
     // A client that has closed its side already sends nothing more.
     if (this.readableEnded) return void (this.writableFinished ? this.destroy() : this.end(() => this.destroy()));

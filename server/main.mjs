@@ -72,8 +72,9 @@ function serve(request, response) {
   request.url = target.serve;
   if (direct?.serve(request, response)) return;
   // A page's router state header that Next cannot read: Next would answer 500 (lib/http/next-protocol.ts).
-  const unreadable = PROXY_PATH.test(target.serve.split('?', 1)[0]) && unreadableRouterState(request.headers.rsc, request.headers['next-router-state-tree']);
-  if (unreadable) return refuseRequest(response, 'unreadable_page_request', unreadable);
+  // The header is looked at first: only an RSC request carries one, so the path is rarely tested.
+  const unreadable = unreadableRouterState(request.headers.rsc, request.headers['next-router-state-tree']);
+  if (unreadable && PROXY_PATH.test(target.serve.split('?', 1)[0])) return refuseRequest(response, 'unreadable_page_request', unreadable);
   handleWithNext(request, response).catch((error) => {
     process.stderr.write(`${error?.stack ?? error}\n`);
     if (!response.headersSent) response.writeHead(500).end();
