@@ -40,8 +40,9 @@ export async function unreadableActionBody(request: NextRequest): Promise<ApiErr
   if (!(declared <= ACTION_BODY_LIMIT_BYTES)) return null;
 
   // proxy.ts reads a copy: Next keeps the body for the page (up to proxyClientMaxBodySize, 10 MB).
+  // Node's parser holds a body to its Content-Length, so this one is within the limit.
   const body = await request.arrayBuffer().catch(() => null);
-  if (body === null || body.byteLength > ACTION_BODY_LIMIT_BYTES) return null;
+  if (body === null) return null;
   if (isMultipartAction) {
     // As Next parses a form's body (undici's multipart parser, the Content-Type as sent).
     const form = new Request('http://n/', { method: 'POST', headers: { 'content-type': request.headers.get('content-type') ?? '' }, body });
