@@ -1,6 +1,6 @@
 // Which address a request came from, and which forwarded headers are believed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressBucket } from '../../lib/http/auth-failure-limit';
+import { addressBucket } from '../../lib/http/address-windows';
 import { clientAddress } from '../../lib/http/client-address';
 import { trustedProxyHops } from '../../server/forwarded-headers.mjs';
 

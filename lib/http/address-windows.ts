@@ -1,0 +1,47 @@
+// Counts per client address in fixed one-minute windows, in this process's memory: what the
+// per-address limits (failed bearer authentications, password attempts) decide with. Counting in
+// the database would cost a write per attempt, the very work these limits save; with N instances
+// an address gets at most N times a limit. A count is checked and taken in one synchronous step,
+// so a burst cannot all pass the check while the first are still in flight.
+import 'server-only';
+import { processWide } from '../process-wide';
+
+export const WINDOW_MS = 60_000;
+// Counts of past windows are dropped past this many addresses; if all are current, the oldest goes.
+const MAX_ADDRESSES = 10_000;
+
+export type AddressWindow = { start: number; count: number };
+
+/** The bucket an address counts in: one address, or for IPv6 its /64, which one client usually holds whole. */
+export function addressBucket(address: string): string {
+  if (!address.includes(':')) return address;
+  const [head, tail = ''] = address.split('::');
+  const left = head ? head.split(':') : [];
+  const right = tail ? tail.split(':') : [];
+  const groups = address.includes('::') ? [...left, ...Array(8 - left.length - right.length).fill('0'), ...right] : left;
+  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+}
+
+/** The seconds until `window` ends, at least 1: what Retry-After says. */
+export const secondsLeftIn = (window: AddressWindow, now: number) => Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
+
+/** One limit's windows, by address bucket; `name` keeps each limit's counts apart in the process. */
+export function addressWindows(name: string) {
+  const windows = processWide(`address-windows:${name}`, () => new Map<string, AddressWindow>());
+  return {
+    /** The current window of `address`'s bucket, made on first use. */
+    of(address: string, now: number): AddressWindow {
+      const bucket = addressBucket(address);
+      const start = now - (now % WINDOW_MS);
+      const current = windows.get(bucket);
+      if (current && current.start === start) return current;
+      if (windows.size >= MAX_ADDRESSES) {
+        for (const [stale, window] of windows) if (window.start < start) windows.delete(stale);
+        if (windows.size >= MAX_ADDRESSES) windows.delete(windows.keys().next().value!);
+      }
+      const fresh = { start, count: 0 };
+      windows.set(bucket, fresh);
+      return fresh;
+    },
+  };
+}
