@@ -1,10 +1,15 @@
 // Reads a JSON request body within a size limit, exactly (see json.ts), or throws an ApiError.
 import { ApiError } from './errors';
-import { nestsDeeperThan, parseJsonExact } from './json';
+import { jsonBoundBroken, parseJsonExact } from './json';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** How deep a JSON body may nest arrays and objects; the API's deepest (a batch) nests 2. */
 export const JSON_DEPTH_LIMIT = 32;
+/**
+ * How many values a JSON body may hold, by default: a plant is 4 (the object, id, name, tag), so
+ * this leaves ample room for fields a client sends that the API ignores.
+ */
+export const JSON_VALUES_LIMIT = 1024;
 
 const JSON_MEDIA_TYPE = 'application/json';
 const CHARSET_PARAMETER = /;\s*charset\s*=\s*"?([^";\s]+)"?/i;
@@ -14,6 +19,8 @@ export type JsonBodyOptions = {
   limitBytes?: number;
   /** The media types accepted (default application/json). */
   mediaTypes?: readonly string[];
+  /** The most values the body may hold (default JSON_VALUES_LIMIT). */
+  maxValues?: number;
 };
 
 function assertJsonContentType(request: Request, mediaTypes: readonly string[]): void {
@@ -79,9 +86,12 @@ async function readJson(request: Request, expected: 'object' | 'array', options:
   const wanted = expected === 'object' ? 'a JSON object' : 'a JSON array';
   if (text.trim() === '') throw new ApiError('invalid_json', `Request body is empty: send ${wanted}`);
 
-  if (nestsDeeperThan(text, JSON_DEPTH_LIMIT)) {
+  const maxValues = options.maxValues ?? JSON_VALUES_LIMIT;
+  const broken = jsonBoundBroken(text, JSON_DEPTH_LIMIT, maxValues);
+  if (broken === 'depth') {
     throw new ApiError('validation_failed', `Request body nests arrays and objects more than ${JSON_DEPTH_LIMIT} levels deep`);
   }
+  if (broken === 'values') throw new ApiError('validation_failed', `Request body holds more than ${maxValues} JSON values`);
   let value: unknown;
   try {
     value = parseJsonExact(text);

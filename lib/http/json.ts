@@ -13,12 +13,17 @@ function parseNumber(text: string): bigint | number {
 }
 
 /**
- * Whether `text` nests arrays and objects more than `max` deep. The parser recurses once per level,
- * so a deep enough body exhausts the stack, and how deep is enough depends on how much stack the
- * caller has already used: the same body could parse on one path and fail on another.
+ * Which bound `text` breaks, if any, found in one pass over its characters before it is parsed:
+ * - `depth`: it nests arrays and objects more than `maxDepth` deep. The parser recurses once per
+ *   level, so a deep enough body exhausts the stack, and how deep is enough depends on how much
+ *   stack the caller has already used: the same body could parse on one path and fail on another.
+ * - `values`: it holds more than `maxValues` values (array items, member values and the containers
+ *   themselves). The exact parser costs about 0.3 µs a value on the main thread, in fields that are
+ *   then ignored too: 1M zeros in a 2 MB batch took 270 ms. This pass stops at the first value over.
  */
-export function nestsDeeperThan(text: string, max: number): boolean {
+export function jsonBoundBroken(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | null {
   let depth = 0;
+  let values = 1;
   let inString = false;
   for (let at = 0; at < text.length; at++) {
     const char = text.charCodeAt(at);
@@ -26,11 +31,15 @@ export function nestsDeeperThan(text: string, max: number): boolean {
       if (char === 0x5c) at++; // a backslash: skip what it escapes
       else if (char === 0x22) inString = false;
     } else if (char === 0x22) inString = true;
-    else if (char === 0x5b || char === 0x7b) {
-      if (++depth > max) return true;
+    else if (char === 0x2c) {
+      // A comma starts one more item or member.
+      if (++values > maxValues) return 'values';
+    } else if (char === 0x5b || char === 0x7b) {
+      if (++depth > maxDepth) return 'depth';
+      if (++values > maxValues) return 'values';
     } else if (char === 0x5d || char === 0x7d) depth--;
   }
-  return false;
+  return null;
 }
 
 /** Parses JSON text; throws SyntaxError with a position on malformed input. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nestsDeeperThan, parseJsonExact, stringifyJson } from '../../lib/http/json';
+import { jsonBoundBroken, parseJsonExact, stringifyJson } from '../../lib/http/json';
 
 describe('parseJsonExact', () => {
   it('reads integer literals as exact bigints, beyond 2^53', () => {
@@ -19,16 +19,31 @@ describe('parseJsonExact', () => {
   });
 });
 
-describe('nestsDeeperThan', () => {
+describe('jsonBoundBroken', () => {
+  const deeperThan = (text: string, max: number) => jsonBoundBroken(text, max, Infinity) === 'depth';
+
   it('counts arrays and objects, not brackets inside strings', () => {
-    expect(nestsDeeperThan('[[{"a": [1]}]]', 4)).toBe(false);
-    expect(nestsDeeperThan('[[{"a": [[1]]}]]', 4)).toBe(true);
-    expect(nestsDeeperThan('{"a": "[[[[[[", "b": "\\"[[[["}', 1)).toBe(false);
-    expect(nestsDeeperThan('[] [] [] []', 1)).toBe(false);
+    expect(deeperThan('[[{"a": [1]}]]', 4)).toBe(false);
+    expect(deeperThan('[[{"a": [[1]]}]]', 4)).toBe(true);
+    expect(deeperThan('{"a": "[[[[[[", "b": "\\"[[[["}', 1)).toBe(false);
+    expect(deeperThan('[] [] [] []', 1)).toBe(false);
   });
 
   it('refuses a body deep enough to exhaust the parser\'s stack before parsing it', () => {
-    expect(nestsDeeperThan(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 32)).toBe(true);
+    expect(deeperThan(`${'['.repeat(100_000)}${']'.repeat(100_000)}`, 32)).toBe(true);
+  });
+
+  it('counts values: items, member values and containers, not commas or brackets inside strings', () => {
+    // The array, the object, and its three members.
+    expect(jsonBoundBroken('[{"id": 1, "name": "a,b,[c]", "tag": null}]', 32, 5)).toBeNull();
+    expect(jsonBoundBroken('[{"id": 1, "name": "a,b,[c]", "tag": null}]', 32, 4)).toBe('values');
+    expect(jsonBoundBroken('1', 32, 1)).toBeNull();
+    expect(jsonBoundBroken('[1,2]', 32, 2)).toBe('values');
+  });
+
+  it('stops at the first value over the bound, so a body of a million zeros costs a fraction of its length', () => {
+    const zeros = `[{"id": 1, "name": "a", "ignored": [${Array(1_000_000).fill('0').join(',')}]}]`;
+    expect(jsonBoundBroken(zeros, 32, 16_000)).toBe('values');
   });
 });
 

@@ -4,11 +4,11 @@ import { ApiError } from '@/lib/http/errors';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
 import { createPlants } from '@/lib/plants/batch';
-import { BATCH_BODY_LIMIT_BYTES } from '@/lib/schemas/batch';
+import { BATCH_BODY_LIMIT_BYTES, BATCH_JSON_VALUES_LIMIT } from '@/lib/schemas/batch';
 import { BATCH_MAX_ITEMS } from '@/lib/schemas/plant';
 
 export const POST = withAuth('plants:write', async (request, context) => {
-  const items = await readJsonArray(request, { limitBytes: BATCH_BODY_LIMIT_BYTES });
+  const items = await readJsonArray(request, { limitBytes: BATCH_BODY_LIMIT_BYTES, maxValues: BATCH_JSON_VALUES_LIMIT });
   if (items.length > BATCH_MAX_ITEMS) {
     throw new ApiError('too_many_items', `A batch may hold at most ${BATCH_MAX_ITEMS} plants, not ${items.length}: split it`);
   }
