@@ -1,17 +1,25 @@
 'use client';
 import { useState, type FormEvent } from 'react';
-import { postAuthForm, reachedDestination } from '@/lib/api-client/auth';
+import { postAuthForm, reachedDestination, type AuthAnswer } from '@/lib/api-client/auth';
 import { safeReturnPath } from '@/lib/auth/return-path';
 import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sign-in-refusal';
 import { SubmitActions } from './submit-actions';
 
-function refusalText(error: string | null): string {
+const plural = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
+
+function refusalText(answer: AuthAnswer): string {
+  // Refused before any password was checked: too many attempts from this network, or the server
+  // is checking as many passwords as it can.
+  const wait = answer.retryAfterSeconds ?? 1;
+  if (answer.status === 429) return `Too many sign-in attempts from your network. Wait ${plural(wait)} and try again.`;
+  if (answer.status === 503) return `The server is busy. Wait ${plural(wait)} and try again.`;
+  const error = answer.next?.searchParams.get('error') ?? null;
   if (error === null) return 'Could not sign in. Reload the page and try again.';
   if (error === SIGN_IN_UNAVAILABLE) return 'Signing in is not possible right now. Try again in a moment.';
   if (isAccountDisabled(error)) return 'This account is disabled. Ask an admin to enable it.';
   const seconds = waitSecondsOf(error);
   if (seconds !== null) {
-    return `Too many failed sign-ins for this email. Wait ${seconds} second${seconds === 1 ? '' : 's'} and try again.`;
+    return `Too many failed sign-ins for this email. Wait ${plural(seconds)} and try again.`;
   }
   // The same words whether the email or the password was wrong: nothing to learn about accounts.
   return 'Wrong email or password.';
@@ -38,7 +46,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         window.location.assign(safeReturnPath(callbackUrl));
         return;
       }
-      setAlert(refusalText(answer.next?.searchParams.get('error') ?? null));
+      setAlert(refusalText(answer));
     } catch {
       setAlert('Could not reach the server. Check your connection and try again.');
     }

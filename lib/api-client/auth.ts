@@ -7,6 +7,8 @@ export type AuthAnswer = {
   status: number;
   /** Where next-auth would send the browser now, resolved against this page. */
   next: URL | null;
+  /** The seconds a refusal asks to wait (429, 503: Retry-After), or null. */
+  retryAfterSeconds: number | null;
 };
 
 export async function postAuthForm(action: 'callback/credentials' | 'signout', fields: Record<string, string>): Promise<AuthAnswer> {
@@ -19,7 +21,12 @@ export async function postAuthForm(action: 'callback/credentials' | 'signout', f
     body: new URLSearchParams({ ...fields, csrfToken, json: 'true' }),
   });
   const { url } = (await answer.json().catch(() => ({}))) as { url?: unknown };
-  return { status: answer.status, next: typeof url === 'string' ? new URL(url, window.location.href) : null };
+  const retryAfter = Number(answer.headers.get('retry-after'));
+  return {
+    status: answer.status,
+    next: typeof url === 'string' ? new URL(url, window.location.href) : null,
+    retryAfterSeconds: Number.isInteger(retryAfter) && retryAfter > 0 ? retryAfter : null,
+  };
 }
 
 /** True when next-auth sends the browser on to the page it asked for, not to one of its own. */

@@ -3,18 +3,24 @@
 // and 1.7 GB), takes its origin from X-Forwarded-Host, and answers a callbackUrl it cannot parse
 // with a 500. Its other entry, the one pages/api routes use, takes plain objects; through it, the
 // body is read within a small limit, every callbackUrl is a path on this site, the origin is the
-// configured one, and the answer names no origin a client chose and is never cached.
+// configured one, and the answer names no origin a client chose and is never cached. A sign-in is
+// admitted before next-auth runs: each client address has an allowance of password attempts a
+// minute (lib/auth/password-admission.ts), past which the answer is a 429 with Retry-After; one
+// that finds the global cap on password hashing full is a 503 with Retry-After.
 import 'server-only';
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
 import { readLimitedText } from '../http/body';
+import { clientAddress } from '../http/client-address';
 import { ApiError } from '../http/errors';
 import { publicOrigin } from '../http/origin';
 import { errorResponse } from '../http/error-response';
 import { log } from '../log';
 import { authOptions } from './next-auth';
+import { admitPasswordAttempt, PasswordHashingBusyError } from './password-admission';
 import { returnPathOn } from './return-path';
 import { isCallbackUrlCookie } from './server-session';
+import { busySecondsOf } from './sign-in-refusal';
 
 /** Room for an email, a password of up to 1,024 characters, a CSRF token and a return path. */
 export const AUTH_BODY_LIMIT_BYTES = 8 * 1024;
@@ -37,6 +43,8 @@ export async function handleAuthRequest(request: Request, context: RouteContext)
     if (DROPPED_ACTIONS.has(segments[0] ?? '')) return uncached(new Response(null, { status: 204 }));
     const origin = publicOrigin(request) ?? UNNAMED_ORIGIN;
     const body = request.method === 'POST' ? await readAuthBody(request) : undefined;
+    const signingIn = request.method === 'POST' && segments.join('/') === 'callback/credentials';
+    const attempt = signingIn ? admitPasswordAttempt(clientAddress(request)) : null;
     const query: Fields = Object.fromEntries(new URL(request.url).searchParams);
     const { cookies: jar } = new NextRequest(request.url, { headers: request.headers });
     const cookies = Object.fromEntries(jar.getAll().map((cookie) => [cookie.name, cookie.value]));
@@ -56,6 +64,10 @@ export async function handleAuthRequest(request: Request, context: RouteContext)
       answer as never,
       authOptions(),
     );
+    const refusal = answer.signInError();
+    if (refusal !== null && busySecondsOf(refusal) !== null) return uncached(errorResponse(new PasswordHashingBusyError()));
+    // A sign-in that succeeded gives its attempt back: the allowance is for failures.
+    if (attempt && answer.startsSession()) attempt.succeeded();
     return uncached(answer.toResponse(origin === UNNAMED_ORIGIN ? UNNAMED_ORIGIN : null));
   } catch (error) {
     if (!(error instanceof ApiError)) {
@@ -115,6 +127,24 @@ class CollectedAnswer {
   }
 
   end() {}
+
+  /** The reason next-auth gives for a refused sign-in (the `error` parameter of where it sends the browser), or null. */
+  signInError(): string | null {
+    let target = this.headers.get('location');
+    if (!target && this.body !== null) {
+      try {
+        target = (JSON.parse(this.body) as { url?: string }).url ?? null;
+      } catch {
+        target = null;
+      }
+    }
+    return target ? new URL(target, UNNAMED_ORIGIN).searchParams.get('error') : null;
+  }
+
+  /** Whether the answer sets a session cookie: a sign-in that succeeded. */
+  startsSession(): boolean {
+    return this.headers.getSetCookie().some((cookie) => /^(__Secure-)?next-auth\.session-token=[^;]/.test(cookie));
+  }
 
   /** The Response; with `unnamedOrigin`, every URL on it is cut down to its path. */
   toResponse(unnamedOrigin: string | null): Response {

@@ -1,17 +1,23 @@
 // Staff passwords, hashed with scrypt: memory-hard and built into Node, so there is no native
 // dependency to compile. The parameters are stored with each hash so they can be raised later.
+// Every hash runs in a slot of the global cap (lib/auth/password-admission.ts), so a burst of
+// password work waits or is refused rather than filling the thread pool the whole server shares.
 import 'server-only';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+import { inHashingSlot } from './password-admission';
 
 const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions, keyLength: number): Promise<Buffer> {
   const maxmem = 256 * options.N! * options.r!;
-  return new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, keyLength, { ...options, maxmem }, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  return inHashingSlot(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, keyLength, { ...options, maxmem }, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 }
 
@@ -34,5 +40,10 @@ let dummyHash: Promise<string> | undefined;
 
 /** A hash of a random password: checking an unknown email against it costs what a real check costs. */
 export function dummyPasswordHash(): Promise<string> {
-  return (dummyHash ??= hashPassword(randomBytes(16).toString('hex')));
+  if (!dummyHash) {
+    dummyHash = hashPassword(randomBytes(16).toString('hex'));
+    // Refused by a busy moment (or failed): the next unknown email makes it again.
+    dummyHash.catch(() => (dummyHash = undefined));
+  }
+  return dummyHash;
 }

@@ -3,6 +3,9 @@
 // it. Browser-safe on purpose.
 const TOO_MANY_ATTEMPTS = 'TooManyAttempts';
 const ACCOUNT_DISABLED = 'AccountDisabled';
+// The global cap on password hashing was full (lib/auth/password-admission.ts); the sign-in route
+// turns this into a 503 with Retry-After.
+const BUSY = 'Busy';
 // A fault, not a refusal; its detail stays in the server's log.
 export const SIGN_IN_UNAVAILABLE = 'SignInUnavailable';
 
@@ -31,4 +34,18 @@ export function accountDisabledError(): Error {
 
 export function isAccountDisabled(signInError: string): boolean {
   return signInError === ACCOUNT_DISABLED;
+}
+
+export function signInBusyError(waitSeconds: number): Error {
+  return new Error(`${BUSY}:${waitSeconds}`);
+}
+
+export function isSignInBusyError(error: unknown): boolean {
+  return error instanceof Error && busySecondsOf(error.message) !== null;
+}
+
+/** The seconds to wait, when a sign-in error says the server was too busy to check the password; otherwise null. */
+export function busySecondsOf(signInError: string): number | null {
+  if (!signInError.startsWith(`${BUSY}:`)) return null;
+  return Number(signInError.slice(BUSY.length + 1)) || 1;
 }

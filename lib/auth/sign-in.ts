@@ -1,7 +1,10 @@
 // Checking a staff member's email and password, for next-auth's Credentials provider. The cheap
-// refusals come first: input over its limit before anything else, then the email's throttle,
-// which claims the attempt before the password is hashed (lib/auth/login-throttle.ts). Every
-// outcome is one JSON log line with the email and the client's address; never the password.
+// refusals come first: the client address's allowance (lib/auth/next-auth-route.ts, before
+// next-auth runs), input over its limit, then the email's throttle, which claims the attempt
+// before the password is hashed (lib/auth/login-throttle.ts); the hash itself waits for a slot of
+// the global cap (lib/auth/password-admission.ts). Every outcome is one JSON log line with the
+// email and the client's address; never the password. Failures are audited within a bound
+// (lib/auth/sign-in-failures.ts).
 import 'server-only';
 import { recordAudit } from '../audit/records';
 import { clientAddress, UNKNOWN_ADDRESS } from '../http/client-address';
@@ -10,8 +13,18 @@ import { log } from '../log';
 import { recordSignIn } from './accounts';
 import { claimLoginAttempt, clearLoginAttempts } from './login-throttle';
 import { dummyPasswordHash, verifyPassword } from './password';
+import { PasswordHashingBusyError } from './password-admission';
 import { isOverlongPassword } from './password-policy';
-import { accountDisabledError, isAccountDisabled, isTooManyAttemptsError, signInUnavailableError, tooManyAttemptsError } from './sign-in-refusal';
+import { recordFailedSignIn } from './sign-in-failures';
+import {
+  accountDisabledError,
+  isAccountDisabled,
+  isSignInBusyError,
+  isTooManyAttemptsError,
+  signInBusyError,
+  signInUnavailableError,
+  tooManyAttemptsError,
+} from './sign-in-refusal';
 import { findUserByEmail } from './users';
 
 // RFC 5321's limit on an address; no account can have a longer one (lib/auth/users.ts).
@@ -59,7 +72,7 @@ export async function authorizeStaff(
     const actor = user ? { type: 'staff' as const, id: user.id, name: user.email } : { type: 'staff' as const, name: email };
     if (!user || !matches) {
       log.info('sign-in failed', { email, address });
-      await recordAudit({ action: 'staff.sign_in_failed', target: { type: 'staff', id: user?.id ?? email } }, { actor, ...requestDetails });
+      await recordFailedSignIn(email, { targetId: user?.id ?? email }, { actor, ...requestDetails });
       return null;
     }
     await clearLoginAttempts(email);
@@ -76,7 +89,11 @@ export async function authorizeStaff(
     log.info('sign-in succeeded', { email, userId: user.id, address });
     return { id: user.id, email: user.email, sessionVersion };
   } catch (error) {
-    if (isTooManyAttemptsError(error) || (error instanceof Error && isAccountDisabled(error.message))) throw error;
+    if (isTooManyAttemptsError(error) || isSignInBusyError(error) || (error instanceof Error && isAccountDisabled(error.message))) throw error;
+    if (error instanceof PasswordHashingBusyError) {
+      log.info('sign-in refused', { reason: 'password hashing busy', email, address });
+      throw signInBusyError(error.retryAfterSeconds);
+    }
     // next-auth would hand the message to the browser; it belongs in the log.
     log.error('sign-in could not be checked', { address, error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
     throw signInUnavailableError();

@@ -89,8 +89,19 @@ export const ERROR_CATALOGUE = {
     meaning:
       'Too many failed authentications from this address this minute (AUTH_FAILURES_PER_MINUTE); retry after `Retry-After` seconds. Tokens this server has seen valid are not refused.',
   },
+  too_many_password_attempts: {
+    code: 42903,
+    status: 429,
+    meaning:
+      'Too many sign-in or set-password attempts from this address this minute (PASSWORD_ATTEMPTS_PER_MINUTE); retry after `Retry-After` seconds.',
+  },
   internal: { code: 50001, status: 500, meaning: 'A fault on the server. The response carries `x-request-id` for the log.' },
   unavailable: { code: 50301, status: 503, meaning: 'The database does not answer.' },
+  password_hashing_busy: {
+    code: 50302,
+    status: 503,
+    meaning: 'The server is checking as many passwords at once as it allows (PASSWORD_HASH_CONCURRENCY), with a queue as long; retry after `Retry-After` seconds.',
+  },
 } as const satisfies Record<string, { code: number; status: number; meaning: string }>;
 
 export type ErrorKind = keyof typeof ERROR_CATALOGUE;
