@@ -4,6 +4,7 @@
 import { incomingRequest } from '@/lib/audit/context';
 import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, PasswordLinkError, setPasswordWithLink } from '@/lib/auth/password-links';
 import { PasswordRuleError } from '@/lib/auth/password-policy';
+import { ApiError } from '@/lib/http/errors';
 
 export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
 
@@ -21,6 +22,8 @@ export async function setPasswordAction(secret: string, password: string): Promi
   } catch (error) {
     if (error instanceof PasswordRuleError) return { ok: false, message: `New password: ${error.rule}`, linkUsable: true };
     if (error instanceof PasswordLinkError) return { ok: false, message: error.message, linkUsable: false };
+    // Refused before any work: too many attempts from this address, or hashing busy.
+    if (error instanceof ApiError) return { ok: false, message: error.message, linkUsable: true };
     throw error;
   }
 }

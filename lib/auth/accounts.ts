@@ -67,13 +67,20 @@ async function explainUnchanged(id: string, unchangedWhen: (row: { role: string;
   return new AccountError(unchangedWhen(row) ?? `${row.email} is the last active admin: make someone else an admin first.`);
 }
 
-/** Disables an account: it cannot sign in, and its sessions, page tokens and API tokens stop working. */
+/**
+ * Disables an account: it cannot sign in, its sessions, page tokens and API tokens stop working,
+ * and its set-password links end (a link would otherwise set a password that works again once the
+ * account is enabled).
+ */
 export async function disableAccount(id: string, by: ChangedBy): Promise<void> {
   const count = await guardedUpdate(
     Prisma.sql`
     UPDATE "User" SET "disabledAt" = ${timestamp(new Date())}, "sessionVersion" = "sessionVersion" + 1
     WHERE "id" = ${id} AND "disabledAt" IS NULL AND ("role" <> 'admin' OR ${anotherActiveAdmin(id)})`,
-    (tx) => record(tx, 'staff.disabled', id, by),
+    async (tx) => {
+      await tx.passwordLink.deleteMany({ where: { userId: id } });
+      await record(tx, 'staff.disabled', id, by);
+    },
   );
   if (count !== 1) throw await explainUnchanged(id, (row) => (row.disabledAt ? 'That account is already disabled.' : null));
   changed('disable', id, by);

@@ -3,7 +3,12 @@
 // only its SHA-256 is stored, like an API token's. A link works once, for 24 hours, and making a
 // new one for an account ends the older ones. It travels in the URL's fragment
 // (/set-password#<secret>), which browsers never send to a server: it stays out of access logs,
-// proxies and Referer headers.
+// proxies and Referer headers. A link works only while its account is enabled, and disabling an
+// account ends its links (lib/auth/accounts.ts).
+//
+// Setting a password is open to anyone who holds a link, so its costly part, the hash, comes last:
+// the client address's allowance is counted first, then the link is looked up by the hash of its
+// secret, and only a usable link's password is checked and hashed (lib/auth/password-admission.ts).
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
 import type { ChangeContext } from '../audit/context';
@@ -12,6 +17,7 @@ import { db, type Transaction } from '../db/client';
 import { randomId } from '../ids';
 import { forgetAccountState } from './account-state';
 import { hashPassword } from './password';
+import { admitPasswordAttempt } from './password-admission';
 import { assertAcceptablePassword } from './password-policy';
 
 export const PASSWORD_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
@@ -35,11 +41,12 @@ export async function issuePasswordLink(tx: Transaction, userId: string, now = n
   return secret;
 }
 
-export type PasswordLinkStatus = 'valid' | 'used' | 'expired' | 'invalid';
+export type PasswordLinkStatus = 'valid' | 'used' | 'expired' | 'disabled' | 'invalid';
 
 export const PASSWORD_LINK_MESSAGES: Record<Exclude<PasswordLinkStatus, 'valid'>, string> = {
   used: 'This link has already been used. Ask an admin for a new one if you need to set your password again.',
   expired: 'This link has expired (links last 24 hours). Ask an admin for a new one.',
+  disabled: 'This account is disabled. Ask an admin to enable it and to give you a new link.',
   invalid: 'This link is not valid: check that it was copied whole, or ask an admin for a new one.',
 };
 
@@ -48,11 +55,12 @@ export async function inspectPasswordLink(secret: string, now = new Date()): Pro
   if (!SECRET_SHAPE.test(secret)) return { status: 'invalid' };
   const link = await db().passwordLink.findUnique({
     where: { hash: hashOf(secret) },
-    select: { usedAt: true, expiresAt: true, user: { select: { email: true } } },
+    select: { usedAt: true, expiresAt: true, user: { select: { email: true, disabledAt: true } } },
   });
   if (!link) return { status: 'invalid' };
   if (link.usedAt) return { status: 'used' };
   if (link.expiresAt <= now) return { status: 'expired' };
+  if (link.user.disabledAt) return { status: 'disabled' };
   return { status: 'valid', email: link.user.email };
 }
 
@@ -64,9 +72,10 @@ export class PasswordLinkError extends Error {
 
 /**
  * Sets the account's password through a link. The link is claimed by one conditional update
- * (unused and unexpired, or nothing changes), so of two uses racing, exactly one wins. Every
- * session the account had ends. Throws PasswordRuleError for a weak password (the link stays
- * usable) and PasswordLinkError when the link cannot be used.
+ * (unused, unexpired and its account enabled, or nothing changes), so of two uses racing, exactly
+ * one wins. Every session the account had ends. Throws PasswordLinkError when the link cannot be
+ * used, PasswordRuleError for a weak password (the link stays usable), and the ApiErrors of
+ * admission (too many attempts from the address, hashing busy).
  */
 export async function setPasswordWithLink(
   secret: string,
@@ -74,14 +83,18 @@ export async function setPasswordWithLink(
   request: Pick<ChangeContext, 'requestId' | 'clientAddress'> = {},
   now = new Date(),
 ): Promise<{ email: string }> {
-  await assertAcceptablePassword(password);
   if (!SECRET_SHAPE.test(secret)) throw new PasswordLinkError('invalid');
+  const attempt = admitPasswordAttempt(request.clientAddress);
+  // Cheap checks first: a link that cannot be used costs one indexed read, never a hash.
+  const { status } = await inspectPasswordLink(secret, now);
+  if (status !== 'valid') throw new PasswordLinkError(status);
+  await assertAcceptablePassword(password);
   // Hashed before the transaction: scrypt takes a while, and a write lock should not wait on it.
   const passwordHash = await hashPassword(password);
   const hash = hashOf(secret);
   const user = await db().$transaction(async (tx) => {
     const { count } = await tx.passwordLink.updateMany({
-      where: { hash, usedAt: null, expiresAt: { gt: now } },
+      where: { hash, usedAt: null, expiresAt: { gt: now }, user: { disabledAt: null } },
       data: { usedAt: now },
     });
     if (count !== 1) return null;
@@ -100,6 +113,7 @@ export async function setPasswordWithLink(
     const { status } = await inspectPasswordLink(secret, now);
     throw new PasswordLinkError(status === 'valid' ? 'used' : status);
   }
+  attempt.succeeded();
   forgetAccountState(user.id);
   return { email: user.email };
 }
