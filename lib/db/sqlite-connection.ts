@@ -100,10 +100,24 @@ export async function whenNotBusy<T>(statement: () => T): Promise<T> {
 
 // Writes that arrive in the same turn of the event loop share one transaction, each in a
 // savepoint of its own: one commit (and one pass of the write-ahead log over the pages they share)
-// instead of one each. Under concurrent creates that is most of a create's cost.
-type QueuedWork = { work: () => unknown; queuedAt: number; resolve(value: unknown): void; reject(error: unknown): void };
-const GROUP_MAX = 1000;
+// instead of one each. Under concurrent creates that is most of a create's cost. A group runs
+// synchronously, holding the event loop, so it is bounded by weight (a plant a unit: a batch chunk
+// weighs its plants), not only by count: ten parallel 1,000-plant batches would otherwise commit
+// 2,500 plants, their audit records and events in one slice, and /api/health would wait for it.
+type QueuedWork = { work: () => unknown; weight: number; queuedAt: number; resolve(value: unknown): void; reject(error: unknown): void };
+const GROUP_MAX_WEIGHT = 500;
 const writes = processWide('sqlite-write-group', () => ({ queue: [] as QueuedWork[], scheduled: false, busyDelayMs: 0 }));
+
+/** The works of the next group: at least one, then as many as fit in GROUP_MAX_WEIGHT. */
+function nextGroup(): QueuedWork[] {
+  let count = 0;
+  let weight = 0;
+  while (count < writes.queue.length && (count === 0 || weight + writes.queue[count].weight <= GROUP_MAX_WEIGHT)) {
+    weight += writes.queue[count].weight;
+    count++;
+  }
+  return writes.queue.splice(0, count);
+}
 
 function scheduleFlush(delayMs = 0): void {
   if (writes.scheduled) return;
@@ -114,7 +128,7 @@ function scheduleFlush(delayMs = 0): void {
 
 function flush(): void {
   writes.scheduled = false;
-  const group = writes.queue.splice(0, GROUP_MAX);
+  const group = nextGroup();
   if (group.length === 0) return;
   let outcomes: Outcome[];
   try {
@@ -150,12 +164,13 @@ function flush(): void {
 /**
  * Runs `work` atomically on this connection, and resolves once it is committed. `work` is
  * synchronous (nothing else in this process runs between its statements); a throw undoes it
- * alone. Work queued in the same turn of the event loop commits together (see above); while
- * another connection holds the file, it waits as whenNotBusy does.
+ * alone. Work queued in the same turn of the event loop commits together, up to a weight (see
+ * above; `weight` is about how many plants `work` writes); while another connection holds the
+ * file, it waits as whenNotBusy does.
  */
-export function inTransaction<T>(work: () => T): Promise<T> {
+export function inTransaction<T>(work: () => T, weight = 1): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    writes.queue.push({ work, queuedAt: Date.now(), resolve: resolve as (value: unknown) => void, reject });
+    writes.queue.push({ work, weight, queuedAt: Date.now(), resolve: resolve as (value: unknown) => void, reject });
     scheduleFlush();
   });
 }

@@ -43,14 +43,14 @@ const run = <T>(statement: () => T) => answerBusy(whenNotBusy(statement));
  * records and webhook events are written from that list here, before the transaction commits, so
  * a change and its records are stored together or not at all.
  */
-function changePlants<T>(record: RecordChanges, work: (changed: PlantChange[]) => T): Promise<T> {
+function changePlants<T>(record: RecordChanges, work: (changed: PlantChange[]) => T, plants = 1): Promise<T> {
   return answerBusy(
     inTransaction(() => {
       const changed: PlantChange[] = [];
       const result = work(changed);
       if (changed.length > 0) writeChangeRecordsOnSqlite(record(changed, { events: anyEnabledEndpointOnSqlite() }));
       return result;
-    }),
+    }, plants),
   );
 }
 
@@ -110,6 +110,7 @@ export const sqlitePlantStore: PlantStore = {
         changed.push({ kind: 'created', plant: row });
         return { inserted: true, row };
       }),
+      plants.length,
     );
   },
   update(id, change, record) {
