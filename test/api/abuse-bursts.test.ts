@@ -1,0 +1,246 @@
+// Costly work that strangers (or a low-privilege token) can start, in bursts, on a production
+// server of this file's own: parallel sign-ins and set-password calls with made-up credentials,
+// from one address and from sixteen (TRUST_PROXY, so X-Forwarded-For names them), oversized JSON
+// bodies, and batch imports that fan out to webhooks. Throughout each burst, /api/health and an
+// authenticated GET /plants/{id} must keep answering within a second, and afterwards a real
+// account must still sign in.
+import http from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR_COMMAND } from '../../lib/audit/context';
+import { createApiToken } from '../../lib/auth/api-tokens';
+import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
+import { newAccount, type Browser, type TestAccount } from '../support/accounts';
+import { uniqueId } from '../support/api';
+import { ownDatabase } from '../support/own-database';
+import { startServer, type RunningServer } from '../support/server';
+import { callAction } from '../support/server-actions';
+
+const database = ownDatabase();
+let server: RunningServer;
+let token: string;
+let plantId: bigint;
+let account: TestAccount;
+
+beforeAll(async () => {
+  account = await newAccount('admin', 'burst-admin');
+  token = (await createApiToken({ name: 'bursts' }, OPERATOR_COMMAND)).token;
+  server = await startServer({ databaseUrl: database.url, env: { TRUST_PROXY: '1', WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });
+  plantId = uniqueId();
+  const created = await fetch(`${server.url}/plants`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: `{"id": ${plantId}, "name": "Watched fern"}`,
+  });
+  expect(created.status).toBe(200);
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+const ONE_ADDRESS = ['198.51.100.7'];
+const SIXTEEN_ADDRESSES = Array.from({ length: 16 }, (_, index) => `203.0.113.${index + 10}`);
+const addressOf = (addresses: string[], index: number) => addresses[index % addresses.length];
+
+/**
+ * Asks /api/health and GET /plants/{id} in turn, one at a time, until stopped: the slowest answer
+ * of each, in milliseconds, and every status seen.
+ */
+function watchLatency() {
+  let running = true;
+  const slowest = { health: 0, plant: 0 };
+  const statuses = new Set<number>();
+  const timed = async (which: keyof typeof slowest, path: string, headers: Record<string, string> = {}) => {
+    const started = performance.now();
+    const response = await fetch(`${server.url}${path}`, { headers });
+    await response.arrayBuffer();
+    slowest[which] = Math.max(slowest[which], performance.now() - started);
+    statuses.add(response.status);
+  };
+  const loop = (async () => {
+    while (running) {
+      await timed('health', '/api/health');
+      await timed('plant', `/plants/${plantId}`, { authorization: `Bearer ${token}` });
+    }
+  })();
+  return {
+    async stop() {
+      running = false;
+      await loop;
+      return { slowest, statuses: [...statuses] };
+    },
+  };
+}
+
+/** Runs `burst` while watching; both answers must stay under a second, and be 200s. */
+async function withinASecondDuring<T>(burst: () => Promise<T>): Promise<T> {
+  const watch = watchLatency();
+  const outcome = await burst();
+  const { slowest, statuses } = await watch.stop();
+  expect(statuses).toEqual([200]);
+  expect(slowest.health, 'slowest /api/health (ms)').toBeLessThan(1000);
+  expect(slowest.plant, 'slowest GET /plants/{id} (ms)').toBeLessThan(1000);
+  return outcome;
+}
+
+async function csrf(): Promise<{ token: string; cookie: string }> {
+  const response = await fetch(`${server.url}/api/auth/csrf`);
+  const { csrfToken } = (await response.json()) as { csrfToken: string };
+  return { token: csrfToken, cookie: response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]).join('; ') };
+}
+
+type SignInAnswer = { status: number; retryAfter: string | null; error: string | null; body: unknown };
+
+async function signInFrom(address: string, email: string, password: string, pair: { token: string; cookie: string }): Promise<SignInAnswer> {
+  const response = await fetch(`${server.url}/api/auth/callback/credentials`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { cookie: pair.cookie, 'content-type': 'application/x-www-form-urlencoded', 'x-forwarded-for': address },
+    body: new URLSearchParams({ csrfToken: pair.token, email, password, json: 'true' }),
+  });
+  const body = (await response.json().catch(() => null)) as { url?: string } | null;
+  const error = body?.url ? new URL(body.url, server.url).searchParams.get('error') : null;
+  return { status: response.status, retryAfter: response.headers.get('retry-after'), error, body };
+}
+
+/** The real account signs in, from an address of its own, within a few seconds of the burst. */
+async function realAccountSignsIn(address: string): Promise<void> {
+  const pair = await csrf();
+  const deadline = Date.now() + 5000;
+  let answer: SignInAnswer;
+  do answer = await signInFrom(address, account.email, account.password, pair);
+  while (answer.status !== 200 && Date.now() < deadline && (await new Promise((resolve) => setTimeout(resolve, 200, true))));
+  expect(answer.status, JSON.stringify(answer)).toBe(200);
+}
+
+describe.each([
+  ['one address', ONE_ADDRESS],
+  ['sixteen addresses', SIXTEEN_ADDRESSES],
+])('64 parallel sign-ins with made-up emails from %s', (label, addresses) => {
+  it('keep health and the API under a second, answer each refusal quickly, and let the real account in afterwards', async () => {
+    const pair = await csrf();
+    const tag = `${label.replace(' ', '-')}-${Date.now()}`;
+    const answers = await withinASecondDuring(() =>
+      Promise.all(Array.from({ length: 64 }, (_, index) => signInFrom(addressOf(addresses, index), `nobody-${index}-${tag}@example.com`, 'a made-up password', pair))),
+    );
+    for (const answer of answers) {
+      // A wrong password (401), past the address's allowance (429) or past the hashing queue (503).
+      expect([401, 429, 503], JSON.stringify(answer)).toContain(answer.status);
+      if (answer.status === 401) expect(answer.error).toBe('CredentialsSignin');
+      else {
+        expect(Number(answer.retryAfter)).toBeGreaterThan(0);
+        expect(answer.body).toMatchObject({ error: answer.status === 429 ? 42903 : 50302 });
+      }
+    }
+    const limited = answers.filter((answer) => answer.status === 429).length;
+    expectLimited(limited, addresses);
+    await realAccountSignsIn(`192.0.2.${addresses.length}`);
+  });
+});
+
+describe('failed sign-ins in the audit trail', () => {
+  it('are bounded per address: at most five records a minute in full, the rest left to one summary', async () => {
+    const rows = (await database.execute(
+      `SELECT count(*) AS "count" FROM "AuditEvent" WHERE "action" = 'staff.sign_in_failed' AND "clientAddress" = '${ONE_ADDRESS[0]}'`,
+    )) as { count: bigint | number }[];
+    expect(Number(rows[0].count)).toBeLessThanOrEqual(5);
+  });
+});
+
+/**
+ * One address has 20 attempts a minute: of 64, 44 are refused, or as few as 24 when the burst
+ * straddles the start of a minute and gets a second allowance. Sixteen with four each never reach theirs.
+ */
+function expectLimited(limited: number, addresses: string[]): void {
+  if (addresses.length === 1) {
+    expect(limited).toBeLessThanOrEqual(64 - 20);
+    expect(limited).toBeGreaterThanOrEqual(64 - 2 * 20);
+  } else expect(limited).toBe(0);
+}
+
+/** A browser with no cookie, behind the given address. */
+const stranger = (address: string): Browser => ({
+  cookie: () => '',
+  fetch: (path, init = {}) =>
+    fetch(`${server.url}${path}`, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), origin: server.url, 'x-forwarded-for': address } }),
+});
+
+describe.each([
+  ['one address', ONE_ADDRESS.map((address) => address.replace(/\d+$/, '8'))],
+  ['sixteen addresses', SIXTEEN_ADDRESSES.map((address) => address.replace('203.0.113.', '203.0.113.1'))],
+])('64 parallel set-password calls with made-up link secrets from %s', (_label, addresses) => {
+  it('keep health and the API under a second, and each gets a clean refusal', async () => {
+    const secret = (index: number) => `${'A'.repeat(40)}${String(index).padStart(3, '0')}`;
+    const answers = await withinASecondDuring(() =>
+      Promise.all(
+        Array.from({ length: 64 }, (_, index) =>
+          callAction(stranger(addressOf(addresses, index)), '/set-password', 'setPasswordAction', secret(index), 'a strong enough new password'),
+        ),
+      ),
+    );
+    const messages = answers.map((answer) => {
+      expect(answer.status).toBe(200);
+      expect(answer.value).toMatchObject({ ok: false });
+      return (answer.value as { message: string }).message;
+    });
+    const limited = messages.filter((message) => message.startsWith('Too many password attempts'));
+    expectLimited(limited.length, addresses);
+    expect(messages.filter((message) => message.startsWith('This link is not valid')).length).toBe(64 - limited.length);
+  });
+});
+
+describe('ten parallel 2 MiB batch bodies of a million ignored zeros', () => {
+  it('are each refused before they are parsed, and health stays under a second', async () => {
+    const body = `[{"id": 1, "name": "Zeros", "ignored": [${Array(999_990).fill('0').join(',')}]}]`;
+    expect(body.length).toBeLessThan(2 * 1024 * 1024);
+    const answers = await withinASecondDuring(() =>
+      Promise.all(
+        Array.from({ length: 10 }, async () => {
+          const response = await fetch(`${server.url}/plants/batch`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+            body,
+          });
+          return { status: response.status, body: await response.json() };
+        }),
+      ),
+    );
+    for (const answer of answers) expect(answer).toEqual({ status: 400, body: { error: 40002, message: 'Request body holds more than 16000 JSON values' } });
+  });
+});
+
+describe('batch imports while five webhook endpoints are listening', () => {
+  it('two rounds of ten parallel 1,000-plant batches keep health under a second', async () => {
+    const receiver = http.createServer((request, response) => request.resume().on('end', () => response.writeHead(204).end()));
+    await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+    const { port } = receiver.address() as { port: number };
+    process.env.WEBHOOK_ALLOW_PRIVATE_URLS = '1';
+    for (let index = 0; index < 5; index++) {
+      await createWebhookEndpoint({ url: `http://127.0.0.1:${port}/hooks/${index}`, events: ['plant.created'] }, OPERATOR_COMMAND);
+    }
+    try {
+      const batchOf = (round: number, client: number) =>
+        `[${Array.from({ length: 1000 }, (_, index) => `{"id": ${(BigInt(round * 10 + client + 1) << 32n) + BigInt(index)}, "name": "Imported ${round}-${client}-${index}", "tag": "import"}`).join(',')}]`;
+      await withinASecondDuring(async () => {
+        for (const round of [0, 1]) {
+          const statuses = await Promise.all(
+            Array.from({ length: 10 }, async (_, client) => {
+              const response = await fetch(`${server.url}/plants/batch`, {
+                method: 'POST',
+                headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+                body: batchOf(round, client),
+              });
+              await response.arrayBuffer();
+              return response.status;
+            }),
+          );
+          expect(statuses).toEqual(Array(10).fill(200));
+        }
+        // And while the dispatcher works through the fan-out that follows.
+        await new Promise((resolve) => setTimeout(resolve, 2000));
+      });
+    } finally {
+      receiver.closeAllConnections();
+      await new Promise((resolve) => receiver.close(resolve));
+    }
+  });
+});
