@@ -2,7 +2,7 @@
 # Build: docker build -t plant-store .
 # Run:   docker run -p 3000:3000 -v plant-data:/app/data plant-store                     (SQLite)
 #        docker run -p 3000:3000 -e DATABASE_URL=postgresql://... -e AUTH_SECRET=... plant-store
-# Not built in this project's CI (its machines cannot pull base images); see README "Docker".
+# Not built in this project's CI (its machines cannot pull base images); see docs/operations.md, "Docker".
 
 FROM node:20-bookworm-slim AS deps
 WORKDIR /app

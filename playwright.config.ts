@@ -15,7 +15,7 @@ const CHROMIUM_ARGS = [
 
 export default defineConfig({
   testDir: 'e2e',
-  // README pictures are refreshed on request (npm run screenshots), not on every test run.
+  // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
   testIgnore: process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
   // The specs share one server and database; one worker keeps their effects in order.
   workers: 1,

@@ -1,9 +1,10 @@
 // npm run bench:instances: POST /plants on PostgreSQL, one production server against two sharing
-// the database (the README's Scaling section). Needs a build (npm run build) and a PostgreSQL
-// server (TEST_DATABASE_URL, default postgresql://postgres@127.0.0.1:5432/test); the database it
-// makes is dropped afterwards. Everything runs on this machine, so two instances share its cores
-// with PostgreSQL and the load generator: the figures show what coordinating through the
-// database costs, not how far more machines would scale.
+// the database (docs/operations.md, Scaling; the figures are in docs/performance.md). Needs a
+// build (npm run build) and a PostgreSQL server (TEST_DATABASE_URL, default
+// postgresql://postgres@127.0.0.1:5432/test); the database it makes is dropped afterwards.
+// Everything runs on this machine, so two instances share its cores with PostgreSQL and the load
+// generator: the figures show what coordinating through the database costs, not how far more
+// machines would scale.
 import os from 'node:os';
 import autocannon from 'autocannon';
 import pg from 'pg';

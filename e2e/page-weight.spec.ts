@@ -1,10 +1,10 @@
 // How much JavaScript pages cost a browser with an empty cache: every script a page downloads
-// until the network is idle, gzipped. The form page has a budget; the figures are in the README.
+// until the network is idle, gzipped. The form page has a budget; the figures are in docs/performance.md.
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContextOptions } from '@playwright/test';
 import { expect, test } from './support/fixtures';
 
-// The target was 120 KB; the README's Performance section says why this stack cannot reach it.
+// The target was 120 KB; docs/performance.md (Page weight) says why this stack cannot reach it.
 const FORM_PAGE_BUDGET_BYTES = 180 * 1024;
 
 async function scriptWeight(browser: Browser, path: string, ready: RegExp, options: BrowserContextOptions = {}) {

@@ -1,4 +1,5 @@
-// `npm run screenshots` refreshes the README's pictures from the real pages. Not part of npm test.
+// `npm run screenshots` refreshes docs/screenshots (shown by README.md and docs/staff-guide.md) from
+// the real pages. Not part of npm test.
 import { startReceiver } from '../test/support/receiver';
 import { addMember } from './support/accounts';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';

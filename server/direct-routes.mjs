@@ -1,5 +1,5 @@
 // The API's route handlers, served straight from their compiled modules. Next's router costs
-// more per request than everything POST /plants does (see the README's Benchmark): matching,
+// more per request than everything POST /plants does (see docs/performance.md): matching,
 // request and response adapters, an AbortSignal and async contexts per request. These handlers
 // need none of it: they take a Request and return a Response, with no cookies(), headers() or
 // after(). Anything this file is not sure to answer exactly as Next would goes to Next instead:
@@ -117,7 +117,7 @@ export async function createDirectRoutes(dir, { origin }) {
   // chosen from Accept-Encoding (q-values, *, deflate), the Vary it adds and the types it
   // compresses are Next's. Its threshold (1 KiB) applies when the answer's length is known, and here
   // it always is, while Next streams its answers without one: the direct path compresses only from
-  // 1 KiB, Next every body (README, Decisions: the direct path's deliberate differences).
+  // 1 KiB, Next every body (docs/decisions.md, Compression: the direct path's deliberate differences).
   let compress;
   try {
     compress = createRequire(path.join(dir, 'server.js'))('next/dist/compiled/compression')();

@@ -2,7 +2,7 @@
 // lib/http/request-target.ts settles the target: what neither path can serve gets one 400 on both,
 // never Next's 500. Next answers TRACE with a 500 (fetch will not make such a Request). Its pages
 // answered 500 when Host is not a host (`Host: a b`, `::1`, an empty one: next-auth builds a URL on
-// it); nothing of ours believes Host (README, Security), so such a one is replaced by the server's
+// it); nothing of ours believes Host (docs/security.md), so such a one is replaced by the server's
 // own before Next sees it. An HTTP/1.1 request without Host gets the 400 Node would give, with the
 // Error body Node's has not.
 import { clientErrorAnswer } from '../lib/http/client-error.ts';

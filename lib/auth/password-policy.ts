@@ -1,7 +1,7 @@
 // What a new password must be: at least 12 characters (NIST SP 800-63B's advice for a length
 // rule with no composition rules), at most 1024 (scrypt's input is bounded before any work), and
 // not one of the common passwords in common-passwords.json (where that list comes from is in the
-// file itself, and in the README).
+// file itself, and in docs/staff-guide.md, Passwords).
 import 'server-only';
 
 export const PASSWORD_MIN_LENGTH = 12;

@@ -1,6 +1,6 @@
 // The process's own better-sqlite3 connection for the API's hot statements (plants, token use),
 // beside the Prisma client's. Prisma's query interpreter cost more per create than token check,
-// validation and response together (see the README's Performance section); a prepared statement
+// validation and response together (see docs/performance-log.md); a prepared statement
 // costs a few microseconds.
 import 'server-only';
 import Database from 'better-sqlite3';

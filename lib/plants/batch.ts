@@ -1,5 +1,5 @@
 // POST /plants/batch: many NewPlants in one request, each decided as POST /plants would decide it,
-// in order, so an id that comes twice is settled by the first (see the README: the second is a
+// in order, so an id that comes twice is settled by the first (see docs/api.md: the second is a
 // retry when its content is the same, a conflict when not).
 import 'server-only';
 import * as z from 'zod/mini';

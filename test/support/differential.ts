@@ -1,9 +1,9 @@
 // Comparing what two servers answered to the same bytes (test/api/differential.test.ts): what may
 // differ because it must (request ids, timestamps, nonces, seconds left in a window), what differs
-// on purpose (DELIBERATE_DIFFERENCES, listed in the README), and anything else, which is a bug.
+// on purpose (DELIBERATE_DIFFERENCES, listed in docs/testing.md), and anything else, which is a bug.
 import { headerValue, type RawExchange, type RawResponse } from './raw-socket';
 
-/** The direct path's documented differences from Next (README, Decisions). */
+/** The direct path's documented differences from Next (docs/testing.md; docs/decisions.md, Compression). */
 export const DELIBERATE_DIFFERENCES = {
   /** Next gzips any answer when asked to, even a 30-byte one (making it longer); the direct path only from 1 KiB. */
   gzipBelow1KiB: 'gzip below 1 KiB',
