@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
 import { unreadableRouterState } from '../lib/http/next-protocol.ts';
-import { configuredPublicOrigin } from '../lib/http/origin.ts';
+import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin.ts';
 import { settleTarget } from '../lib/http/request-target.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
@@ -31,6 +31,8 @@ const port = Number.parseInt(process.env.PORT ?? '', 10) || 3000;
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
 const proxyHops = trustedProxyHops();
+// Whether a request came over https, decided now when PUBLIC_URL says (lib/http/origin.ts).
+const overHttps = reachedOverHttps(proxyHops);
 const bodyTimeout = bodyTimeoutMs();
 const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 // What the direct path builds every Request on: never the Host header (Next builds its own on the
@@ -58,6 +60,9 @@ if (direct?.refused) {
 function serve(request, response) {
   // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
   settleForwardedHeaders(request, proxyHops);
+  // Before either path writes a head, so every answer to a request that came over https has it
+  // (both keep what setHeader put there; writeHead merges its own headers in).
+  if (overHttps(request.headers['x-forwarded-proto'])) response.setHeader('strict-transport-security', STRICT_TRANSPORT_SECURITY);
   // Then the method and Host, and the target, so both paths serve the same request or refuse it
   // alike (server/request-head.mjs, lib/http/request-target.ts).
   const unservable = settleRequestHead(request, originHost);

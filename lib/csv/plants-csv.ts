@@ -1,6 +1,7 @@
 // Plants as CSV: the columns `id,name,tag` under a header row, read and written with papaparse
 // (RFC 4180 quoting). The import page reads files with this, and the test of the export-import
-// round trip too; GET /plants/export writes the same columns. Loaded by the browser: no Node here.
+// round trip too; GET /plants/export writes the same columns, with the same options. Loaded by
+// the browser: no Node here.
 import Papa from 'papaparse';
 import * as z from 'zod/mini';
 import { NewPlantForm, type NewPlant } from '../schemas/plant';
@@ -21,10 +22,25 @@ export type ParsedCsv = { ok: true; records: CsvRecord[] } | { ok: false; messag
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
+// A cell a spreadsheet would take for a formula (OWASP "CSV injection": = + - @, a tab or a
+// carriage return first) is written with a ' in front, so it is shown as text and never run. A cell
+// that already starts with one or more ' before such a character gets one more too, and the import
+// takes exactly one off any cell that starts with ' before such a character: so every cell reads
+// back as it was written, a plant named '=x included. Negative ids go out as '-5 and come back -5.
+const FORMULA_START = /^'*[=+\-@\t\r]/;
+const NEUTRALISED_FORMULA = /^'+[=+\-@\t\r]/;
+
+/** papaparse's options for every CSV the app writes: CRLF line ends, formula cells neutralised. */
+export const CSV_WRITE_OPTIONS = { newline: '\r\n', escapeFormulae: FORMULA_START } as const satisfies Papa.UnparseConfig;
+
+/** A cell as read from a file: without the ' that writing put in front of a formula. */
+const cellValue = (cell: string) => (NEUTRALISED_FORMULA.test(cell) ? cell.slice(1) : cell);
+
 /**
  * Reads a CSV of plants and checks every record with the API's own schema (NewPlantForm: the id
  * as digits, kept exact; an empty tag for no tag). Columns may come in any order, named in any
- * case; others (such as the `error` column of a file of failed rows) are ignored.
+ * case; others (such as the `error` column of a file of failed rows) are ignored. A cell that
+ * starts with ' before = + - @, a tab or a carriage return loses that one ' (see FORMULA_START).
  */
 export function parsePlantsCsv(text: string): ParsedCsv {
   const source = text.startsWith(BYTE_ORDER_MARK) ? text.slice(1) : text;
@@ -40,7 +56,7 @@ export function parsePlantsCsv(text: string): ParsedCsv {
   }
   const brokenRows = new Map(errors.filter((error) => error.row !== undefined).map((error) => [error.row!, error.message]));
   const records = data.slice(1).map((cells, index): CsvRecord => {
-    const values = Object.fromEntries(CSV_COLUMNS.map((column) => [column, cells[position[column]] ?? ''])) as Record<CsvColumn, string>;
+    const values = Object.fromEntries(CSV_COLUMNS.map((column) => [column, cellValue(cells[position[column]] ?? '')])) as Record<CsvColumn, string>;
     const record: CsvRecord = { row: index + 2, values, problems: {} };
     const broken = brokenRows.get(index + 1);
     if (broken) record.problems.row = `This row is not valid CSV: ${broken}`;
@@ -58,7 +74,7 @@ export function parsePlantsCsv(text: string): ParsedCsv {
   return { ok: true, records };
 }
 
-/** CSV text with a header row, for rows of the given columns (`error` and the like included). */
+/** CSV text with a header row, for rows of the given columns (`error` and the like included); formula cells neutralised. */
 export function toCsv(columns: readonly string[], rows: readonly string[][]): string {
-  return Papa.unparse({ fields: [...columns], data: rows.map((row) => [...row]) }, { newline: '\r\n' }) + '\r\n';
+  return Papa.unparse({ fields: [...columns], data: rows.map((row) => [...row]) }, CSV_WRITE_OPTIONS) + CSV_WRITE_OPTIONS.newline;
 }

@@ -28,7 +28,10 @@ export function configuredPublicOrigin(): string | null {
   return url.origin;
 }
 
-const lastEntry = (value: string | null) => value?.split(',').at(-1)?.trim() ?? '';
+const lastEntry = (value: string | null | undefined) => value?.split(',').at(-1)?.trim() ?? '';
+
+/** The scheme a trusted proxy says clients used: its X-Forwarded-Proto, the last entry (the nearest proxy's word). */
+const forwardedProto = (value: string | null | undefined) => lastEntry(value).toLowerCase() || 'http';
 
 /** The origin clients reach this service at, when the operator has said how to know it; else null. */
 export function publicOrigin(request: Request | Headers): string | null {
@@ -37,7 +40,28 @@ export function publicOrigin(request: Request | Headers): string | null {
   const headers = request instanceof Headers ? request : request.headers;
   // The nearest proxy's word: it overwrites or appends what came before it.
   const host = lastEntry(headers.get('x-forwarded-host')) || (headers.get('host') ?? '');
-  const proto = lastEntry(headers.get('x-forwarded-proto')).toLowerCase() || 'http';
+  const proto = forwardedProto(headers.get('x-forwarded-proto'));
   if (!HOST.test(host) || (proto !== 'http' && proto !== 'https')) return null;
   return `${proto}://${host.toLowerCase()}`;
+}
+
+/** Strict-Transport-Security for answers that reach clients over https: two years, subdomains too. */
+export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
+
+/**
+ * Whether a request reached this service over https, by the scheme publicOrigin takes: so whether
+ * its answer carries Strict-Transport-Security, which must never go out over plain http. Decided
+ * here once when PUBLIC_URL (or NEXTAUTH_URL) names the origin; else, behind a trusted proxy, the
+ * answer reads the request's X-Forwarded-Proto (as the server has it, after
+ * settleForwardedHeaders); with neither, never: a client's own X-Forwarded-Proto is not believed.
+ * The production server (server/main.mjs) asks once at start-up, then per request.
+ */
+export function reachedOverHttps(hops = trustedProxyHops()): (xForwardedProto: string | string[] | undefined) => boolean {
+  const configured = configuredPublicOrigin();
+  if (configured) {
+    const https = configured.startsWith('https:');
+    return () => https;
+  }
+  if (hops === 0) return () => false;
+  return (value) => forwardedProto(Array.isArray(value) ? value.at(-1) : value) === 'https';
 }

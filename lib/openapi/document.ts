@@ -243,8 +243,11 @@ const exportPlants: ZodOpenApiOperationObject = {
   description:
     'Every plant, or those matching `q` and `tag` as in `GET /plants`, as CSV (RFC 4180, UTF-8 without a byte-order ' +
     'mark): a header row `id,name,tag`, then one row per plant, oldest first, so that importing the file into an empty ' +
-    'store (the staff `/import` page, or `POST /plants/batch`) gives the same catalogue in the same order. The answer is ' +
-    'streamed, a page of plants at a time.',
+    'store (the staff `/import` page, or `POST /plants/batch`) gives the same catalogue in the same order. A cell that ' +
+    "starts with `=`, `+`, `-`, `@`, a tab or a carriage return, or with one or more `'` before one of them, is written " +
+    "quoted with a `'` in front, so that a spreadsheet shows it as text rather than run it as a formula (OWASP CSV " +
+    "injection): a negative id comes as `'-5`. Take one `'` off such a cell to read it; the `/import` page does. " +
+    'The answer is streamed, a page of plants at a time.',
   requestParams: { query: PlantFilterQuery },
   responses: {
     '200': {

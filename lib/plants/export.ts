@@ -4,21 +4,23 @@
 // adds them in the same order, so the copy lists newest first just as the original does.
 import 'server-only';
 import Papa from 'papaparse';
-import { CSV_COLUMNS } from '../csv/plants-csv';
+import { CSV_COLUMNS, CSV_WRITE_OPTIONS } from '../csv/plants-csv';
 import { log } from '../log';
 import { storeFilter, type PlantFilter } from './service';
 import { plantStore } from './store';
 
 const PAGE_SIZE = 1000;
-const LINE_END = '\r\n';
+const LINE_END = CSV_WRITE_OPTIONS.newline;
 
 /**
  * One CSV record per plant (RFC 4180 through papaparse: a field is quoted when it holds a comma,
- * a quote or a line break). Exact, so the file imports back to the same plants: nothing is added in
- * front of a name that starts with = + - or @, which spreadsheets may take for a formula.
+ * a quote or a line break). A cell a spreadsheet would take for a formula, one starting with
+ * = + - @, a tab or a carriage return (a negative id too), goes out quoted with a ' in front
+ * (CSV_WRITE_OPTIONS); the import takes that ' off again, so the file imports back to exactly
+ * the same plants.
  */
 function records(rows: string[][]): string {
-  return Papa.unparse(rows, { newline: LINE_END, header: false }) + LINE_END;
+  return Papa.unparse(rows, { ...CSV_WRITE_OPTIONS, header: false }) + LINE_END;
 }
 
 export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStream<Uint8Array> {

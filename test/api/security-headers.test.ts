@@ -1,11 +1,14 @@
 // Every HTML answer carries exactly one Content-Security-Policy and the other security headers:
 // every page of the build (signed in and out), 404s inside and outside the proxy's paths,
-// next-auth's pages, and each of them again as a router prefetch. Over a raw socket, so a header
-// sent twice shows as two.
+// next-auth's pages, and each of them again as a router prefetch. Every answer carries
+// Strict-Transport-Security when clients reach the service over https, and none otherwise. Over a
+// raw socket, so a header sent twice shows as two.
 import { readFileSync } from 'node:fs';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newAccount } from '../support/accounts';
-import { baseUrl } from '../support/api';
+import { baseUrl, newToken } from '../support/api';
+import { testEngine } from '../support/database';
+import { startServer, type RunningServer } from '../support/server';
 import { rawExchange, signInOn, type RawAnswer } from '../support/sign-in';
 
 let session: string;
@@ -91,5 +94,89 @@ describe('every HTML answer carries the security headers', () => {
     expect(proxy).toHaveLength(1);
     expect(excluded).toBeTruthy();
     expect(included).toBe(excluded);
+  });
+});
+
+// Strict-Transport-Security tells a browser to use only https for this host (and its subdomains)
+// for two years. It goes out when clients reach the service over https: PUBLIC_URL is https, or,
+// behind a proxy the operator trusts (TRUST_PROXY), that proxy's X-Forwarded-Proto (its last entry)
+// says https. Never over plain http, and never on a client's own X-Forwarded-Proto. server/main.mjs
+// sets it before either path answers, so it is on pages, the API's direct path, Next's route
+// handlers, errors, and the requests main.mjs refuses itself.
+const HSTS = 'max-age=63072000; includeSubDomains';
+
+describe('Strict-Transport-Security', () => {
+  let token: string;
+
+  beforeAll(async () => {
+    token = await newToken('hsts');
+  });
+
+  /** Raw answers of `server` to `headers`: a page, the API (200 and 401), next-auth, the document, a 404, and a target main.mjs refuses. */
+  async function answersOf(server: { url: string }, headers: string[] = []): Promise<[string, RawAnswer][]> {
+    const host = `Host: ${new URL(server.url).host}`;
+    const get = (path: string, extra: string[] = []) => rawExchange(server, [`GET ${path} HTTP/1.1`, host, 'Connection: close', ...headers, ...extra]);
+    const answers: [string, RawAnswer][] = [];
+    for (const [path, extra, status] of [
+      ['/login', [], 200],
+      ['/plants?limit=1', [`Authorization: Bearer ${token}`], 200],
+      ['/plants', [], 401],
+      ['/api/auth/csrf', [], 200],
+      ['/openapi.json', [], 200],
+      ['/no-such-page', [], 404],
+      ['/%ff', [], 400],
+    ] as const) {
+      const answer = await get(path, [...extra]);
+      expect(answer.status, path).toBe(status);
+      answers.push([`${path} ${status}`, answer]);
+    }
+    return answers;
+  }
+
+  const expectHsts = (answers: [string, RawAnswer][]) => {
+    for (const [where, answer] of answers) expect(all(answer, 'strict-transport-security'), where).toEqual([HSTS]);
+  };
+  const expectNoHsts = (answers: [string, RawAnswer][]) => {
+    for (const [where, answer] of answers) expect(all(answer, 'strict-transport-security'), where).toEqual([]);
+  };
+
+  it("is never sent without PUBLIC_URL or TRUST_PROXY, whatever X-Forwarded-Proto the client sends", async () => {
+    expectNoHsts(await answersOf({ url: baseUrl() }));
+    expectNoHsts(await answersOf({ url: baseUrl() }, ['X-Forwarded-Proto: https']));
+  });
+
+  // Engine-independent: the servers of their own run on SQLite only. PUBLIC_URL http, with a
+  // trusted proxy or without, is held by test/unit/strict-transport-security.test.ts.
+  describe.runIf(testEngine() === 'sqlite')('on servers of their own', () => {
+    let configured: RunningServer;
+    let proxied: RunningServer;
+
+    beforeAll(async () => {
+      const databaseUrl = inject('databaseUrl');
+      // The proxied server sends everything through Next's router, so /plants is answered by both paths.
+      [configured, proxied] = await Promise.all([
+        startServer({ databaseUrl, env: { PUBLIC_URL: 'https://plants.example.com' } }),
+        startServer({ databaseUrl, env: { TRUST_PROXY: '1', API_DIRECT_ROUTES: 'off' } }),
+      ]);
+    });
+    afterAll(async () => {
+      await Promise.all([configured, proxied].map((server) => server?.stop()));
+    });
+
+    it('PUBLIC_URL https: on every answer, through the direct path and Next alike', async () => {
+      expect(configured.output()).toMatch(/route handlers answered directly: .*\/plants\b/);
+      expectHsts(await answersOf(configured));
+      expectHsts(await answersOf(configured, ['X-Forwarded-Proto: http']));
+    });
+
+    it("TRUST_PROXY: when the trusted proxy's X-Forwarded-Proto says https, and only then", async () => {
+      expect(proxied.output()).toContain('everything through Next (API_DIRECT_ROUTES=off)');
+      expectHsts(await answersOf(proxied, ['X-Forwarded-Proto: https']));
+      // The last entry is the trusted proxy's: what a client put before it does not count.
+      expectHsts(await answersOf(proxied, ['X-Forwarded-Proto: http, https']));
+      expectNoHsts(await answersOf(proxied, ['X-Forwarded-Proto: http']));
+      expectNoHsts(await answersOf(proxied, ['X-Forwarded-Proto: https, http']));
+      expectNoHsts(await answersOf(proxied));
+    });
   });
 });

@@ -1,11 +1,12 @@
 // The SSRF guard: an endpoint must be https:// and reach only public addresses, checked when it is
 // saved and again at every connection. WEBHOOK_ALLOW_PRIVATE_URLS=1 lifts it (the other webhook
 // tests run with it, against a receiver on 127.0.0.1).
-import { afterAll, describe, expect, it } from 'vitest';
+import dns from 'node:dns';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { ApiError } from '../../lib/http/errors';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
-import { checkDestination, parseWebhookUrl } from '../../lib/webhooks/guard';
+import { checkDestination, checkingLookup, parseWebhookUrl, RefusedAddressError } from '../../lib/webhooks/guard';
 import { uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn } from '../support/database';
 import { startReceiver } from '../support/receiver';
@@ -43,6 +44,20 @@ describe('saving an endpoint', () => {
     ['https://[::]/hooks', ':: is an unspecified address'],
     ['https://[::ffff:127.0.0.1]/hooks', '::ffff:7f00:1 is an IPv4-mapped address'],
     ['https://[::ffff:a9fe:a9fe]/hooks', '::ffff:a9fe:a9fe is an IPv4-mapped address'],
+    // IPv4-compatible (::/96, deprecated by RFC 4291): the URL parser writes the IPv4 part in hex.
+    ['https://[::127.0.0.1]/hooks', '::7f00:1 is an IPv4-compatible address'],
+    ['https://[::7f00:1]/hooks', '::7f00:1 is an IPv4-compatible address'],
+    ['https://[::10.0.0.1]/hooks', '::a00:1 is an IPv4-compatible address'],
+    ['https://[::a00:1]/hooks', '::a00:1 is an IPv4-compatible address'],
+    ['https://[::1.2.3.4]/hooks', '::102:304 is an IPv4-compatible address'],
+    ['https://[0:0:0:0:0:0:8.8.8.8]/hooks', '::808:808 is an IPv4-compatible address'],
+    ['https://[::2]/hooks', '::2 is an IPv4-compatible address'],
+    // The other ways of carrying an IPv4 address inside IPv6: NAT64, IPv4-translated, 6to4, Teredo.
+    ['https://[64:ff9b::127.0.0.1]/hooks', '64:ff9b::7f00:1 is a special-purpose address (rfc6052)'],
+    ['https://[64:ff9b:1::a00:1]/hooks', '64:ff9b:1::a00:1 is a special-purpose address (rfc6052)'],
+    ['https://[::ffff:0:127.0.0.1]/hooks', '::ffff:0:7f00:1 is a special-purpose address (rfc6145)'],
+    ['https://[2002:7f00:1::1]/hooks', '2002:7f00:1::1 is a special-purpose address (6to4)'],
+    ['https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/hooks', '2001:0:4136:e378:8000:63bf:80ff:fffe is a special-purpose address (teredo)'],
     ['https://2130706433/hooks', '127.0.0.1 is a loopback address'],
     ['https://0x7f.1/hooks', '127.0.0.1 is a loopback address'],
     ['https://224.0.0.1/hooks', '224.0.0.1 is a multicast address'],
@@ -70,6 +85,39 @@ describe('saving an endpoint', () => {
   it.each(['https://93.184.215.14/hooks', 'https://[2606:2800:21f:cb07:6820:80da:af6b:8b2c]/hooks'])('accepts a public address: %s', async (text) => {
     const url = parseWebhookUrl(text);
     await expect(checkDestination(url)).resolves.toBeUndefined();
+  });
+});
+
+// What a name resolves to, as dns.lookup gives it (libuv writes an IPv4-compatible address as
+// ::127.0.0.1, but a resolver may give any spelling): checkingLookup refuses what saving refuses.
+describe('the addresses a name resolves to, at connection time', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  function lookupAnswering(address: string): Promise<NodeJS.ErrnoException | null> {
+    vi.spyOn(dns, 'lookup').mockImplementation(((_hostname: string, _options: unknown, callback: (error: null, addresses: dns.LookupAddress[]) => void) =>
+      callback(null, [{ address, family: 6 }])) as unknown as typeof dns.lookup);
+    return new Promise((resolve) => checkingLookup('hooks.example.com', { all: true }, (error) => resolve(error)));
+  }
+
+  it.each([
+    ['::127.0.0.1', 'an IPv4-compatible address'],
+    ['::7f00:1', 'an IPv4-compatible address'],
+    ['::10.0.0.1', 'an IPv4-compatible address'],
+    ['::a00:1', 'an IPv4-compatible address'],
+    ['::1.2.3.4', 'an IPv4-compatible address'],
+    ['0:0:0:0:0:0:8.8.8.8', 'an IPv4-compatible address'],
+    ['::102', 'an IPv4-compatible address'],
+    ['::1', 'a loopback address'],
+    ['::ffff:127.0.0.1', 'an IPv4-mapped address'],
+    ['64:ff9b::7f00:1', 'a special-purpose address (rfc6052)'],
+  ])('refuses %s, %s', async (address, why) => {
+    const error = await lookupAnswering(address);
+    expect(error).toBeInstanceOf(RefusedAddressError);
+    expect(error?.message).toBe(`hooks.example.com resolves to ${address}, ${why}`);
+  });
+
+  it('answers with a public address', async () => {
+    expect(await lookupAnswering('2606:2800:21f:cb07:6820:80da:af6b:8b2c')).toBeNull();
   });
 });
 

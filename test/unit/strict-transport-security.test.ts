@@ -1,0 +1,57 @@
+// When answers carry Strict-Transport-Security: when clients reach the service over https, as the
+// public origin says (PUBLIC_URL, or a trusted proxy's X-Forwarded-Proto). The production server
+// asks this once at start-up and then per request (test/api/security-headers.test.ts holds it there).
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../../lib/http/origin';
+
+const saved = { PUBLIC_URL: process.env.PUBLIC_URL, NEXTAUTH_URL: process.env.NEXTAUTH_URL };
+beforeEach(() => {
+  delete process.env.PUBLIC_URL;
+  delete process.env.NEXTAUTH_URL;
+});
+afterEach(() => {
+  for (const [name, value] of Object.entries(saved)) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
+});
+
+const PROXY_SAYS = [undefined, '', 'https', 'http', 'HTTPS', 'http, https', 'https, http', 'https,http', 'wss'];
+
+describe('reachedOverHttps', () => {
+  it('says two years, subdomains included', () => {
+    expect(STRICT_TRANSPORT_SECURITY).toBe('max-age=63072000; includeSubDomains');
+  });
+
+  it.each([0, 1, 2])('PUBLIC_URL https: always, whatever X-Forwarded-Proto says (%i trusted proxies)', (hops) => {
+    process.env.PUBLIC_URL = 'https://plants.example.com';
+    const overHttps = reachedOverHttps(hops);
+    for (const proto of PROXY_SAYS) expect(overHttps(proto), String(proto)).toBe(true);
+  });
+
+  it.each([0, 1, 2])('PUBLIC_URL http: never, whatever X-Forwarded-Proto says (%i trusted proxies)', (hops) => {
+    process.env.PUBLIC_URL = 'http://plants.example.com';
+    const overHttps = reachedOverHttps(hops);
+    for (const proto of PROXY_SAYS) expect(overHttps(proto), String(proto)).toBe(false);
+  });
+
+  it('NEXTAUTH_URL, when PUBLIC_URL is not set, decides alike', () => {
+    process.env.NEXTAUTH_URL = 'https://plants.example.com/api/auth';
+    expect(reachedOverHttps(0)('http')).toBe(true);
+    process.env.NEXTAUTH_URL = 'http://plants.example.com';
+    expect(reachedOverHttps(1)('https')).toBe(false);
+  });
+
+  it("without PUBLIC_URL or a trusted proxy: never, since a client's X-Forwarded-Proto is no one's word", () => {
+    const overHttps = reachedOverHttps(0);
+    for (const proto of PROXY_SAYS) expect(overHttps(proto), String(proto)).toBe(false);
+  });
+
+  it.each([1, 2])("behind %i trusted proxies: when the last entry of X-Forwarded-Proto (the nearest proxy's) is https", (hops) => {
+    const overHttps = reachedOverHttps(hops);
+    expect(PROXY_SAYS.filter((proto) => overHttps(proto))).toEqual(['https', 'HTTPS', 'http, https']);
+    // Node gives a repeated header as an array only for a few names; if it ever did, the last counts.
+    expect(overHttps(['http', 'https'])).toBe(true);
+    expect(overHttps(['https', 'http'])).toBe(false);
+  });
+});
