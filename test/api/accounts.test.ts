@@ -138,6 +138,28 @@ describe('one-time set-password links', () => {
     expect((await row(account.id)).passwordHash).toBeNull();
   });
 
+  it('end when their account is disabled, and stay ended once it is enabled again', async () => {
+    const { account, passwordLink } = await createUser({ email: email('disabled-invitee') });
+    await disableAccount(account.id, OPERATOR_COMMAND);
+    expect((await inspectPasswordLink(passwordLink!)).status).toBe('invalid');
+    await expect(setPasswordWithLink(passwordLink!, GOOD_PASSWORD)).rejects.toThrow(new PasswordLinkError('invalid'));
+    await enableAccount(account.id, OPERATOR_COMMAND);
+    await expect(setPasswordWithLink(passwordLink!, GOOD_PASSWORD)).rejects.toThrow(new PasswordLinkError('invalid'));
+    expect((await row(account.id)).passwordHash).toBeNull();
+  });
+
+  it('refuse an account that is disabled, even a link made for it since', async () => {
+    const { account } = await createUser({ email: email('disabled-reset') });
+    await disableAccount(account.id, OPERATOR_COMMAND);
+    const link = await resetPassword(account.id, OPERATOR_COMMAND);
+    expect(await inspectPasswordLink(link)).toEqual({ status: 'disabled' });
+    await expect(setPasswordWithLink(link, GOOD_PASSWORD)).rejects.toThrow(new PasswordLinkError('disabled'));
+    expect((await row(account.id)).passwordHash).toBeNull();
+    // Enabled again, the link works.
+    await enableAccount(account.id, OPERATOR_COMMAND);
+    expect(await setPasswordWithLink(link, GOOD_PASSWORD)).toEqual({ email: account.email });
+  });
+
   it('a weak password is refused without using the link up; two uses at once, one wins', async () => {
     const { passwordLink } = await createUser({ email: email('racing') });
     await expect(setPasswordWithLink(passwordLink!, 'short')).rejects.toThrow(PasswordRuleError);
