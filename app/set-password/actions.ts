@@ -1,29 +1,41 @@
 'use server';
 // Setting a password through a one-time link. Open to anyone, like the sign-in page: the link's
-// 256-bit secret is the credential, and it works once.
-import { incomingRequest } from '@/lib/audit/context';
-import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, PasswordLinkError, setPasswordWithLink } from '@/lib/auth/password-links';
+// 256-bit secret is the credential, and it works once. Defined through serverAction() all the
+// same, so that arguments no page sends are refused, not a fault.
+import { z } from 'zod';
+import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, setPasswordWithLink } from '@/lib/auth/password-links';
 import { PasswordRuleError } from '@/lib/auth/password-policy';
+import { serverAction } from '@/lib/auth/server-action';
 import { ApiError } from '@/lib/http/errors';
 
 export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
 
-export async function checkPasswordLinkAction(secret: string): Promise<LinkCheck> {
-  const link = await inspectPasswordLink(String(secret));
-  return link.status === 'valid' ? { usable: true, email: link.email! } : { usable: false, message: PASSWORD_LINK_MESSAGES[link.status] };
-}
+export const checkPasswordLinkAction = serverAction({
+  name: 'checkPasswordLink',
+  role: 'anyone',
+  args: z.tuple([z.string()]),
+  refuse: (message): LinkCheck => ({ usable: false, message }),
+  async run([secret]): Promise<LinkCheck> {
+    const link = await inspectPasswordLink(secret);
+    return link.status === 'valid' ? { usable: true, email: link.email! } : { usable: false, message: PASSWORD_LINK_MESSAGES[link.status] };
+  },
+});
 
 export type SetPasswordOutcome = { ok: true; email: string } | { ok: false; message: string; linkUsable: boolean };
 
-export async function setPasswordAction(secret: string, password: string): Promise<SetPasswordOutcome> {
-  try {
-    const { email } = await setPasswordWithLink(String(secret), String(password), await incomingRequest());
+export const setPasswordAction = serverAction({
+  name: 'setPassword',
+  role: 'anyone',
+  args: z.tuple([z.string(), z.string()]),
+  // A password the rules refuse leaves the link usable, and so does a refusal to start the work now
+  // (too many attempts from the address, hashing busy: an ApiError); a link refused, or arguments, do not.
+  refuse: (message, error): SetPasswordOutcome => ({
+    ok: false,
+    message,
+    linkUsable: error instanceof PasswordRuleError || error instanceof ApiError,
+  }),
+  async run([secret, password], { request }): Promise<SetPasswordOutcome> {
+    const { email } = await setPasswordWithLink(secret, password, request);
     return { ok: true, email };
-  } catch (error) {
-    if (error instanceof PasswordRuleError) return { ok: false, message: `New password: ${error.rule}`, linkUsable: true };
-    if (error instanceof PasswordLinkError) return { ok: false, message: error.message, linkUsable: false };
-    // Refused before any work: too many attempts from this address, or hashing busy.
-    if (error instanceof ApiError) return { ok: false, message: error.message, linkUsable: true };
-    throw error;
-  }
-}
+  },
+});

@@ -1,5 +1,6 @@
 // Who is signed in, for pages and server actions, and what their role lets them open. Every page
-// and every server action asks here itself: hiding a link is not a permission check.
+// asks here itself, and every server action through lib/auth/server-action.ts: hiding a link is
+// not a permission check.
 import 'server-only';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
@@ -45,23 +46,4 @@ export async function requireAdmin(returnTo: string): Promise<Staff> {
     forbidden();
   }
   return staff;
-}
-
-export type ActionCaller = { ok: true; staff: Staff; refusal?: undefined } | { ok: false; staff?: undefined; refusal: string };
-
-/**
- * For server actions, which are public endpoints whatever page shows them: the signed-in caller,
- * or the refusal to answer with. A refusal is logged, with the action's name.
- */
-export async function actionCaller(action: string, needs: Role = 'staff'): Promise<ActionCaller> {
-  const staff = await currentStaff();
-  if (!staff) {
-    log.warn('server action refused: not signed in', { action });
-    return { ok: false, refusal: 'Your sign-in has ended. Sign in again, then retry.' };
-  }
-  if (needs === 'admin' && staff.role !== 'admin') {
-    log.warn('server action refused: admins only', { action, userId: staff.id, role: staff.role });
-    return { ok: false, refusal: 'Only admins may do that.' };
-  }
-  return { ok: true, staff };
 }

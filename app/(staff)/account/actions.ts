@@ -1,31 +1,37 @@
 'use server';
-// The signed-in person's own account. Each action checks the session itself.
-import { incomingRequest, staffContext } from '@/lib/audit/context';
-import { AccountError, changePassword, endSessions } from '@/lib/auth/accounts';
-import { PasswordRuleError } from '@/lib/auth/password-policy';
-import { actionCaller } from '@/lib/auth/staff';
+// The signed-in person's own account. Each action is defined through serverAction(), which checks
+// the session and the arguments first.
+import { z } from 'zod';
+import { changePassword, endSessions } from '@/lib/auth/accounts';
+import { formArguments, serverAction } from '@/lib/auth/server-action';
 
 export type ChangePasswordState = { kind: 'idle' } | { kind: 'changed' } | { kind: 'error'; message: string };
 
-export async function changePasswordAction(_previous: ChangePasswordState, form: FormData): Promise<ChangePasswordState> {
-  const { ok, staff, refusal } = await actionCaller('changePassword');
-  if (!ok) return { kind: 'error', message: refusal };
-  const current = String(form.get('currentPassword') ?? '');
-  const next = String(form.get('newPassword') ?? '');
-  if (!current) return { kind: 'error', message: 'Current password: must not be empty' };
-  try {
-    await changePassword(staff.id, current, next, staffContext(staff, await incomingRequest()));
-    return { kind: 'changed' };
-  } catch (error) {
-    if (error instanceof PasswordRuleError) return { kind: 'error', message: `New password: ${error.rule}` };
-    if (error instanceof AccountError) return { kind: 'error', message: error.message };
-    throw error;
-  }
-}
+// The new password's rules are the service's (a PasswordRuleError, shown as "New password: ...").
+const Passwords = z
+  .object({ currentPassword: z.string(), newPassword: z.string() })
+  .refine(({ currentPassword }) => currentPassword !== '', { error: 'Current password: must not be empty' });
 
-export async function signOutEverywhereAction(): Promise<{ ok: boolean; message?: string }> {
-  const { ok, staff, refusal } = await actionCaller('signOutEverywhere');
-  if (!ok) return { ok: false, message: refusal };
-  await endSessions(staff.id, 'sign-out-everywhere', staffContext(staff, await incomingRequest()));
-  return { ok: true };
-}
+export const changePasswordAction = serverAction({
+  name: 'changePassword',
+  role: 'staff',
+  args: formArguments((form) => ({ currentPassword: form.get('currentPassword') ?? '', newPassword: form.get('newPassword') ?? '' }), Passwords),
+  refuse: (message): ChangePasswordState => ({ kind: 'error', message }),
+  async run([, { currentPassword, newPassword }], { staff, context }): Promise<ChangePasswordState> {
+    await changePassword(staff.id, currentPassword, newPassword, context);
+    return { kind: 'changed' };
+  },
+});
+
+export type SignOutOutcome = { ok: boolean; message?: string };
+
+export const signOutEverywhereAction = serverAction({
+  name: 'signOutEverywhere',
+  role: 'staff',
+  args: z.tuple([]),
+  refuse: (message): SignOutOutcome => ({ ok: false, message }),
+  async run(_args, { staff, context }): Promise<SignOutOutcome> {
+    await endSessions(staff.id, 'sign-out-everywhere', context);
+    return { ok: true };
+  },
+});

@@ -1,15 +1,14 @@
 'use server';
-// Managing staff accounts: admins only. Every action checks the caller's role itself, since any
-// signed-in person (or anyone at all) can call a server action directly; a refusal is logged.
+// Managing staff accounts: admins only. Any signed-in person (or anyone at all) can call a server
+// action directly, so each is defined through serverAction(), which checks the caller's role and
+// the arguments first, and logs a refusal.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { incomingRequest, staffContext } from '@/lib/audit/context';
-import { AccountError, type ChangedBy, disableAccount, enableAccount, resetPassword, setAccountRole } from '@/lib/auth/accounts';
+import { disableAccount, enableAccount, resetPassword, setAccountRole } from '@/lib/auth/accounts';
 import { passwordLinkPath } from '@/lib/auth/password-links';
 import { ROLES } from '@/lib/auth/scopes';
-import { actionCaller } from '@/lib/auth/staff';
-import { createUser, DuplicateEmailError, StaffEmail } from '@/lib/auth/users';
-import { describeIssues } from '@/lib/http/validation';
+import { formArguments, serverAction } from '@/lib/auth/server-action';
+import { createUser, StaffEmail } from '@/lib/auth/users';
 
 export type AddStaffState =
   | { kind: 'idle' }
@@ -18,53 +17,67 @@ export type AddStaffState =
 
 export type StaffActionOutcome = { ok: boolean; message?: string; linkPath?: string };
 
-const NewMember = z.object({ email: StaffEmail, role: z.enum(ROLES, { error: 'must be admin or staff' }) });
+const NewMember = z.object({ email: z.string().trim().pipe(StaffEmail), role: z.enum(ROLES, { error: 'must be admin or staff' }) });
 
-export async function addStaffMemberAction(_previous: AddStaffState, form: FormData): Promise<AddStaffState> {
-  const { ok, staff, refusal } = await actionCaller('addStaffMember', 'admin');
-  if (!ok) return { kind: 'error', message: refusal };
-  const parsed = NewMember.safeParse({ email: String(form.get('email') ?? '').trim(), role: form.get('role') ?? 'staff' });
-  if (!parsed.success) return { kind: 'error', message: describeIssues(parsed.error.issues) };
-  try {
-    const { account, passwordLink } = await createUser({ ...parsed.data, by: staffContext(staff, await incomingRequest()) });
+export const addStaffMemberAction = serverAction({
+  name: 'addStaffMember',
+  role: 'admin',
+  args: formArguments((form) => ({ email: form.get('email') ?? '', role: form.get('role') ?? 'staff' }), NewMember),
+  refuse: (message): AddStaffState => ({ kind: 'error', message }),
+  async run([, member], { context }): Promise<AddStaffState> {
+    const { account, passwordLink } = await createUser({ ...member, by: context });
     revalidatePath('/staff');
     return { kind: 'created', email: account.email, linkPath: passwordLinkPath(passwordLink!) };
-  } catch (error) {
-    if (error instanceof DuplicateEmailError) return { kind: 'error', message: `email: ${error.message}` };
-    throw error;
-  }
+  },
+});
+
+const refuseChange = (message: string): StaffActionOutcome => ({ ok: false, message });
+
+/** The answer to a change made: the page shows it, with the new set-password link if it made one. */
+function changed(secret?: string): StaffActionOutcome {
+  revalidatePath('/staff');
+  return secret ? { ok: true, linkPath: passwordLinkPath(secret) } : { ok: true };
 }
 
-/** Runs one admin change on an account; an AccountError becomes the message shown. */
-async function change(action: string, work: (by: ChangedBy) => Promise<string | void>): Promise<StaffActionOutcome> {
-  const { ok, staff, refusal } = await actionCaller(action, 'admin');
-  if (!ok) return { ok: false, message: refusal };
-  try {
-    const secret = await work(staffContext(staff, await incomingRequest()));
-    revalidatePath('/staff');
-    return secret ? { ok: true, linkPath: passwordLinkPath(secret) } : { ok: true };
-  } catch (error) {
-    if (error instanceof AccountError) return { ok: false, message: error.message };
-    throw error;
-  }
-}
+export const disableAccountAction = serverAction({
+  name: 'disableAccount',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    await disableAccount(id, context);
+    return changed();
+  },
+});
 
-export async function disableAccountAction(id: string): Promise<StaffActionOutcome> {
-  return change('disableAccount', (by) => disableAccount(String(id), by));
-}
+export const enableAccountAction = serverAction({
+  name: 'enableAccount',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    await enableAccount(id, context);
+    return changed();
+  },
+});
 
-export async function enableAccountAction(id: string): Promise<StaffActionOutcome> {
-  return change('enableAccount', (by) => enableAccount(String(id), by));
-}
+export const setRoleAction = serverAction({
+  name: 'setRole',
+  role: 'admin',
+  args: z.tuple([z.string(), z.enum(ROLES, { error: 'role: must be admin or staff' })]),
+  refuse: refuseChange,
+  async run([id, role], { context }) {
+    await setAccountRole(id, role, context);
+    return changed();
+  },
+});
 
-export async function setRoleAction(id: string, role: string): Promise<StaffActionOutcome> {
-  return change('setRole', async (by) => {
-    const parsed = z.enum(ROLES).safeParse(role);
-    if (!parsed.success) throw new AccountError('role: must be admin or staff');
-    await setAccountRole(String(id), parsed.data, by);
-  });
-}
-
-export async function resetPasswordAction(id: string): Promise<StaffActionOutcome> {
-  return change('resetPassword', (by) => resetPassword(String(id), by));
-}
+export const resetPasswordAction = serverAction({
+  name: 'resetPassword',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    return changed(await resetPassword(id, context));
+  },
+});

@@ -1,13 +1,12 @@
 'use server';
-// Server actions are public endpoints: each one checks the session and role itself. Next checks
-// their Origin, so another site cannot call them with a signed-in person's cookie.
+// Server actions are public endpoints: each one is defined through serverAction(), which checks
+// the session, role and arguments first. Next checks their Origin, so another site cannot call
+// them with a signed-in person's cookie.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { incomingRequest, staffContext } from '@/lib/audit/context';
-import { createApiToken, revokeApiToken, TokenScopeError } from '@/lib/auth/api-tokens';
+import { createApiToken, revokeApiToken } from '@/lib/auth/api-tokens';
 import { SCOPES } from '@/lib/auth/scopes';
-import { actionCaller } from '@/lib/auth/staff';
-import { describeIssues } from '@/lib/http/validation';
+import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { TokenName } from '@/lib/schemas/token';
 
 export type CreateTokenState =
@@ -21,35 +20,35 @@ const NewToken = z.object({
   scopes: z.array(z.enum(SCOPES, { error: 'must be among the offered scopes' })).min(1, { error: 'choose at least one' }),
 });
 
-export async function createTokenAction(_previous: CreateTokenState, form: FormData): Promise<CreateTokenState> {
-  const { ok, staff, refusal } = await actionCaller('createToken');
-  if (!ok) return { kind: 'error', message: refusal };
-  const parsed = NewToken.safeParse({
-    name: form.get('name') ?? '',
-    expiresInDays: form.get('expiresInDays') ?? 'never',
-    scopes: form.getAll('scopes'),
-  });
-  if (!parsed.success) return { kind: 'error', message: describeIssues(parsed.error.issues) };
-  const { name, expiresInDays, scopes } = parsed.data;
-  try {
+export const createTokenAction = serverAction({
+  name: 'createToken',
+  role: 'staff',
+  args: formArguments(
+    (form) => ({ name: form.get('name') ?? '', expiresInDays: form.get('expiresInDays') ?? 'never', scopes: form.getAll('scopes') }),
+    NewToken,
+  ),
+  refuse: (message): CreateTokenState => ({ kind: 'error', message }),
+  async run([, { name, expiresInDays, scopes }], { staff, context }): Promise<CreateTokenState> {
     const { token } = await createApiToken(
       { name, scopes, expiresInDays: expiresInDays === 'never' ? undefined : Number(expiresInDays), createdById: staff.id },
-      staffContext(staff, await incomingRequest()),
+      context,
     );
     revalidatePath('/tokens');
     return { kind: 'created', name, token };
-  } catch (error) {
-    // Scopes beyond the account's role (the service checks them against the role as stored).
-    if (error instanceof TokenScopeError) return { kind: 'error', message: `scopes: ${error.message}` };
-    throw error;
-  }
-}
+  },
+});
+
+export type RevokeOutcome = { ok: boolean; message?: string };
 
 /** Staff revoke their own tokens; admins anyone's. */
-export async function revokeTokenAction(id: string): Promise<{ ok: boolean; message?: string }> {
-  const { ok, staff, refusal } = await actionCaller('revokeToken');
-  if (!ok) return { ok: false, message: refusal };
-  const revoked = await revokeApiToken(String(id), staffContext(staff, await incomingRequest()), staff.role === 'admin' ? {} : { createdById: staff.id });
-  revalidatePath('/tokens');
-  return revoked ? { ok: true } : { ok: false, message: 'That token was already revoked or does not exist.' };
-}
+export const revokeTokenAction = serverAction({
+  name: 'revokeToken',
+  role: 'staff',
+  args: z.tuple([z.string()]),
+  refuse: (message): RevokeOutcome => ({ ok: false, message }),
+  async run([id], { staff, context }): Promise<RevokeOutcome> {
+    const revoked = await revokeApiToken(id, context, staff.role === 'admin' ? {} : { createdById: staff.id });
+    revalidatePath('/tokens');
+    return revoked ? { ok: true } : { ok: false, message: 'That token was already revoked or does not exist.' };
+  },
+});

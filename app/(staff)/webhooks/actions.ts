@@ -1,11 +1,10 @@
 'use server';
-// Webhook endpoints: admins only. Server actions are public endpoints, so each one checks the
-// caller's role itself (a refusal is logged). Every change goes through lib/webhooks/endpoints.ts,
-// which records it.
+// Webhook endpoints: admins only. Server actions are public endpoints, so each is defined through
+// serverAction(), which checks the caller's role and the arguments first (a refusal is logged).
+// Every change goes through lib/webhooks/endpoints.ts, which records it.
 import { revalidatePath } from 'next/cache';
-import { incomingRequest, staffContext, type ChangeContext } from '@/lib/audit/context';
-import { actionCaller } from '@/lib/auth/staff';
-import { ApiError } from '@/lib/http/errors';
+import { z } from 'zod';
+import { formArguments, serverAction } from '@/lib/auth/server-action';
 import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
@@ -21,44 +20,72 @@ export type CreateEndpointState =
 
 export type ActionOutcome = { ok: boolean; message?: string };
 
-/** Runs a change as the signed-in admin; a refusal of the input comes back as its message. */
-async function asAdmin(action: string, change: (context: ChangeContext) => Promise<unknown>): Promise<ActionOutcome> {
-  const { ok, staff, refusal } = await actionCaller(action, 'admin');
-  if (!ok) return { ok: false, message: refusal };
-  try {
-    await change(staffContext(staff, await incomingRequest()));
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, message: error.message };
-    throw error;
-  }
+// The URL's rules are the service's (an ApiError, whose message is shown).
+const NewEndpoint = z.object({
+  url: z.string(),
+  events: z.array(z.string()).min(1, { error: 'choose at least one event' }),
+});
+
+export const createEndpointAction = serverAction({
+  name: 'createEndpoint',
+  role: 'admin',
+  args: formArguments((form) => ({ url: form.get('url') ?? '', events: form.getAll('events') }), NewEndpoint),
+  refuse: (message): CreateEndpointState => ({ kind: 'error', message }),
+  async run([, endpoint], { context }): Promise<CreateEndpointState> {
+    const { endpoint: created, secret } = await createWebhookEndpoint(endpoint, context);
+    revalidatePath('/webhooks');
+    return { kind: 'created', url: created.url, secret };
+  },
+});
+
+const refuseChange = (message: string): ActionOutcome => ({ ok: false, message });
+
+/** The answer to a change made: the page shows the endpoints as they are now. */
+function changed(): ActionOutcome {
   revalidatePath('/webhooks');
   return { ok: true };
 }
 
-export async function createEndpointAction(_previous: CreateEndpointState, form: FormData): Promise<CreateEndpointState> {
-  const url = String(form.get('url') ?? '');
-  const events = form.getAll('events').map(String);
-  let created: { url: string; secret: string } | undefined;
-  const outcome = await asAdmin('createEndpoint', async (context) => {
-    if (events.length === 0) throw new ApiError('validation_failed', 'events: choose at least one event');
-    const { endpoint, secret } = await createWebhookEndpoint({ url, events }, context);
-    created = { url: endpoint.url, secret };
-  });
-  return created ? { kind: 'created', ...created } : { kind: 'error', message: outcome.message ?? 'The endpoint was not created.' };
-}
+export const setEndpointEnabledAction = serverAction({
+  name: 'setEndpointEnabled',
+  role: 'admin',
+  args: z.tuple([z.string(), z.boolean()]),
+  refuse: refuseChange,
+  async run([id, enabled], { context }) {
+    await setWebhookEndpointEnabled(id, enabled, context);
+    return changed();
+  },
+});
 
-export async function setEndpointEnabledAction(id: string, enabled: boolean): Promise<ActionOutcome> {
-  return asAdmin('setEndpointEnabled', (context) => setWebhookEndpointEnabled(String(id), Boolean(enabled), context));
-}
+export const sendTestEventAction = serverAction({
+  name: 'sendTestEvent',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    await sendTestEvent(id, context);
+    return changed();
+  },
+});
 
-export async function sendTestEventAction(id: string): Promise<ActionOutcome> {
-  return asAdmin('sendTestEvent', (context) => sendTestEvent(String(id), context));
-}
+export const deleteEndpointAction = serverAction({
+  name: 'deleteEndpoint',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    await deleteWebhookEndpoint(id, context);
+    return changed();
+  },
+});
 
-export async function deleteEndpointAction(id: string): Promise<ActionOutcome> {
-  return asAdmin('deleteEndpoint', (context) => deleteWebhookEndpoint(String(id), context));
-}
-
-export async function resendDeliveryAction(id: string): Promise<ActionOutcome> {
-  return asAdmin('resendDelivery', (context) => resendDelivery(String(id), context));
-}
+export const resendDeliveryAction = serverAction({
+  name: 'resendDelivery',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    await resendDelivery(id, context);
+    return changed();
+  },
+});
