@@ -149,9 +149,11 @@ describe('bodies that are not a JSON object', () => {
     expectError(await post(`{"id": ${id}, "__proto__": {"name": "sneaky"}}`), 400, 40002, 'name: is required');
   });
 
-  it('refuses duplicate keys that disagree', async () => {
+  it('refuses duplicate keys, whether they agree or not, however they are spelled', async () => {
     const id = uniqueId();
-    expectError(await post(`{"id": ${id}, "name": "a", "name": "b"}`), 400, 40001);
+    expectError(await post(`{"id": ${id}, "name": "a", "name": "b"}`), 400, 40001, 'Request body is not valid JSON: Duplicate key "name"');
+    expectError(await post(`{"id": ${id}, "name": "a", "n\\u0061me": "a"}`), 400, 40001, 'Request body is not valid JSON: Duplicate key "name"');
+    expect((await api(`/plants/${id}`, { token })).status).toBe(404);
   });
 });
 
