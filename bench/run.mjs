@@ -13,6 +13,9 @@
 //                                 API_DIRECT_ROUTES=off, so every request goes through Next's router
 //   floor POST/GET /plants        bench/floor-server.mjs: the same work on bare node:http and
 //                                 better-sqlite3, no framework and no ORM
+//   json                          reading a JSON body in-process (bench/json-parse.ts): the exact
+//                                 parser's MB/s on a 2 MB batch, the bound pass's, and the refusal
+//                                 of a body of a million ignored zeros
 //   webhook POST /plants          the real route again, on a server with one webhook endpoint: every
 //                                 create is also delivered, signed, to a local receiver
 //                                 (bench/receiver.mjs) while the load runs; compared with the
@@ -59,7 +62,8 @@ const USAGE = `usage: npm run bench -- [options]
   --target LIST       targets to run, repeatable or comma-separated:
                       post, get, get-one, patch, audit, ceiling, next (= next-ceiling + next-post), next-ceiling,
                       next-post, floor (= floor-post + floor-get), floor-post, floor-get,
-                      webhook, catalogue (batch, search and export on 100,000 plants, SQLite
+                      webhook, json (reading JSON bodies, in-process: bench/json-parse.ts),
+                      catalogue (batch, search and export on 100,000 plants, SQLite
                       and PostgreSQL: bench/catalogue.ts)
                       (default: all)
   --duration S        measured seconds per target (default 10; 3 with --quick)
@@ -95,6 +99,8 @@ const TARGETS = [
   { key: 'floor-get', label: 'floor GET /plants?limit=20', server: 'floor', method: 'GET', path: '/plants?limit=20' },
   // The same build with one webhook endpoint: each create is delivered to bench/receiver.mjs.
   { key: 'webhook', label: 'project POST /plants, 1 webhook endpoint', server: 'webhook', method: 'POST', path: '/plants', stores: true },
+  // In-process, no server (bench/json-parse.ts).
+  { key: 'json', label: 'reading JSON bodies', server: 'json' },
   // Its own servers and databases, one per engine (bench/catalogue.ts); --duration is its search load's.
   { key: 'catalogue', label: 'catalogue on 100,000 plants', server: 'catalogue' },
 ];
@@ -148,7 +154,7 @@ function readOptions(argv) {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get, webhook, catalogue)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get, webhook, json, catalogue)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
@@ -768,6 +774,13 @@ function report(run) {
         `export ${result.exported.seconds.toFixed(2)} s, server RSS ${result.exported.rssBeforeMb.toFixed(0)} → ${result.exported.rssPeakMb.toFixed(0)} MB`,
     );
   }
+  if (run.json) {
+    const json = run.json;
+    lines.push(
+      `reading JSON: a ${json.bodyMb.toFixed(2)} MB batch parsed exactly in ${json.exactParse.ms.toFixed(1)} ms (${json.exactParse.mbPerSecond.toFixed(0)} MB/s); ` +
+        `the bound pass ${json.boundPass.ms.toFixed(2)} ms (${json.boundPass.mbPerSecond.toFixed(0)} MB/s); a million ignored zeros refused in ${json.zerosRefusal.ms.toFixed(2)} ms`,
+    );
+  }
   for (const failure of run.failures) lines.push(`FAILED: ${failure}`);
   return lines.join('\n');
 }
@@ -918,6 +931,18 @@ async function main() {
     } finally {
       await stopProcess(running.server);
       if (receiver) await stopProcess(receiver.server);
+    }
+  }
+
+  if (options.targets.some((target) => target.key === 'json')) {
+    checkInterrupted();
+    const figures = path.join(TMP_DIR, 'json.json');
+    say('json: bench/json-parse.ts, in-process');
+    try {
+      await runCommand('bench/json-parse.ts', TSX_BIN, [...TSX_CONDITIONS, 'bench/json-parse.ts', '--json', figures]);
+      run.json = JSON.parse(readFileSync(figures, 'utf8'));
+    } catch (error) {
+      run.failures.push(`json: ${error.message}`);
     }
   }
 
