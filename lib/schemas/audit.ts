@@ -36,7 +36,9 @@ export const AuditEvent = z
       .object({
         type: z.enum(['token', 'staff', 'system']),
         id: z.string().optional().meta({ description: 'The token\'s or the staff member\'s id.' }),
-        name: z.string().meta({ description: 'The token\'s name, the staff member\'s email, or `cli` for operator commands.' }),
+        name: z.string().meta({
+          description: 'The token\'s name, the staff member\'s email, `cli` for operator commands, or `sign-in` for the summary of a minute\'s failed sign-ins from one address.',
+        }),
       })
       .meta({ description: 'Who made the change.' }),
     target: z.object({ type: z.enum(AUDIT_TARGET_TYPES), id: z.string() }).meta({ description: 'What the change was made to.' }),
