@@ -39,6 +39,27 @@ test('repeated failures slow further attempts down', async ({ page }) => {
   await expect(alertOf(page)).toHaveText(/^Too many failed sign-ins for this email\. Wait \d+ seconds? and try again\.$/);
 });
 
+test('too many failed sign-ins from one network are refused before any password is checked, and the page says how long to wait', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.77' } });
+  const page = await context.newPage();
+  const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  // Made-up emails until the network's allowance (20 a minute) is spent: at most two minutes' worth,
+  // should the burst straddle the start of a minute.
+  let refused = false;
+  for (let attempt = 0; attempt < 41 && !refused; attempt++) {
+    const answer = await page.request.post('/api/auth/callback/credentials', {
+      form: { csrfToken, email: `network-${attempt}@example.com`, password: 'a made-up password', json: 'true' },
+    });
+    refused = answer.status() === 429;
+  }
+  expect(refused).toBe(true);
+  await page.goto('/login');
+  await signInThroughForm(page);
+  await expect(alertOf(page)).toHaveText(/^Too many sign-in attempts from your network\. Wait \d+ seconds? and try again\.$/);
+  await expect(page).toHaveURL('/login');
+  await context.close();
+});
+
 test('signing out is one click from every page, and the API never redirects', async ({ page, signIn }) => {
   for (const path of ['/', '/tokens', '/docs']) {
     await signIn(path);

@@ -26,6 +26,9 @@ const server = spawn(process.execPath, ['.next/standalone/server.js'], {
     HOSTNAME: 'localhost',
     // The journeys' webhook receiver listens on this machine.
     WEBHOOK_ALLOW_PRIVATE_URLS: '1',
+    // So a journey can sign in from a network of its own (X-Forwarded-For), and use up that
+    // network's allowance of password attempts without touching the other journeys'.
+    TRUST_PROXY: '1',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
