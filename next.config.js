@@ -34,7 +34,7 @@ const nextConfig = {
   // auth secret are runtime state and must never ship inside a build (or a Docker image).
   outputFileTracingExcludes: { '*': ['data/**', '.tmp/**', 'bench/results/**'] },
   poweredByHeader: false,
-  // forbidden(): admin pages answer a staff member with 403 and app/forbidden.tsx.
+  // forbidden(): admin pages answer a staff member with 403 and app/(staff)/forbidden.tsx.
   experimental: { authInterrupts: true },
   reactStrictMode: true,
   async headers() {

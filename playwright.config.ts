@@ -34,7 +34,8 @@ export default defineConfig({
     screenshot: 'only-on-failure',
   },
   webServer: {
-    // A fresh database with one staff account, then the production server (`next start`).
+    // A fresh database with an admin and a staff member, then the production server (the standalone
+    // build `npm start` runs): e2e/support/serve.ts.
     command: 'node node_modules/tsx/dist/cli.mjs --conditions=react-server e2e/support/serve.ts',
     url: `http://localhost:${E2E_PORT}/api/health`,
     reuseExistingServer: false,

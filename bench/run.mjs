@@ -50,7 +50,7 @@ const TSX_CONDITIONS = ['--conditions=react-server'];
 const FLOOR_SERVER = path.join(ROOT, 'bench/floor-server.mjs');
 const WEBHOOK_RECEIVER = path.join(ROOT, 'bench/receiver.mjs');
 // A typical first Next.js + Prisma implementation of POST /plants measured 330-535 req/s on this
-// project's machine (issue 5); the webhook target is held against the top of that range.
+// project's machine; the webhook target is held against the top of that range.
 const TYPICAL_POST_REQ_PER_SEC = 535;
 const STANDALONE_SERVER = path.join(ROOT, '.next/standalone/server.js');
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
@@ -797,7 +797,7 @@ function ratios(targets) {
     ['project POST with 1 webhook endpoint / project POST', 'webhook', 'post'],
   ];
   const measured = pairs.filter(([, a, b]) => rate(a) && rate(b)).map(([name, a, b]) => ({ name, value: rate(a) / rate(b) }));
-  // Issue 16: with the audit trail and one webhook endpoint, at least 2x the typical implementation.
+  // With the audit trail and one webhook endpoint, the aim is at least 2x the typical implementation.
   if (rate('webhook')) measured.push({ name: `project POST with 1 webhook endpoint / typical Next.js + Prisma (${TYPICAL_POST_REQ_PER_SEC} req/s)`, value: rate('webhook') / TYPICAL_POST_REQ_PER_SEC });
   return measured;
 }

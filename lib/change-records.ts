@@ -1,20 +1,14 @@
 // What a change leaves behind besides itself: its audit records and its webhook events. Both are
-// written inside the change's own transaction (GUIDE: "every change is recorded where it
-// happens"); once it commits, the dispatcher is told there is something to deliver.
+// written inside the change's own transaction, so every change is recorded where it happens; once
+// it commits, the dispatcher is told there is something to deliver.
 import 'server-only';
-import { insertAuditRows, insertAuditRowsOnSqlite, type AuditRow } from './audit/records';
+import { insertAuditRowsOnSqlite, type AuditRow } from './audit/records';
 import type { Transaction } from './db/client';
 import { prepared } from './db/sqlite-connection';
-import { ANY_ENABLED_ENDPOINT, insertOutboxRows, insertOutboxRowsOnSqlite, type OutboxRow } from './webhooks/outbox';
+import { ANY_ENABLED_ENDPOINT, insertOutboxRowsOnSqlite, type OutboxRow } from './webhooks/outbox';
 import { deliverSoon } from './webhooks/wake';
 
 export type ChangeRecords = { audit: AuditRow[]; events: OutboxRow[] };
-
-/** Through Prisma, inside the change's interactive transaction. */
-export async function writeChangeRecords(tx: Transaction, records: ChangeRecords): Promise<void> {
-  await insertOutboxRows(tx, records.events);
-  await insertAuditRows(tx, records.audit);
-}
 
 /**
  * Whether any webhook endpoint is enabled, read inside the change's transaction on SQLite's own

@@ -117,7 +117,7 @@ export async function createDirectRoutes(dir, { origin }) {
   // chosen from Accept-Encoding (q-values, *, deflate), the Vary it adds and the types it
   // compresses are Next's. Its threshold (1 KiB) applies when the answer's length is known, and here
   // it always is, while Next streams its answers without one: the direct path compresses only from
-  // 1 KiB, Next every body (docs/decisions.md, Compression: the direct path's deliberate differences).
+  // 1 KiB, Next every body (docs/decisions.md, Compression; the direct path's deliberate differences are listed in docs/testing.md).
   let compress;
   try {
     compress = createRequire(path.join(dir, 'server.js'))('next/dist/compiled/compression')();

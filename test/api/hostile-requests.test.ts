@@ -1,5 +1,5 @@
 // Requests as a hostile client sends them, raw bytes over a socket, to the production server on the
-// direct path and with API_DIRECT_ROUTES=off, on one database: what issue 13 found the direct path
+// direct path and with API_DIRECT_ROUTES=off, on one database: what the direct path was once found
 // answering wrongly (a Host with a path or a space, bodies on GET/HEAD/DELETE, a body that trickles
 // or never comes, an access log that believed Host), and what Node's parser refuses. Each answer
 // must be the same on both paths, never a 5xx, and leave no stack in the log.

@@ -1,7 +1,7 @@
 // Every (method, path, status) the test servers answer, noted as the tests run, so that the run
 // can check each one against /openapi.json (global-setup.ts: an answer the document does not
-// declare fails the run). fetch is observed once per worker (env.ts); raw-socket helpers call
-// recordObserved themselves.
+// declare fails the run). fetch is observed once per worker (env.ts); the raw-socket helpers note
+// their exchanges through recordRawExchange.
 import { appendFileSync } from 'node:fs';
 import { inject } from 'vitest';
 
