@@ -4,7 +4,7 @@
 import 'server-only';
 import { processWide } from './process-wide';
 
-type Fields = Record<string, string | number | boolean | null | undefined>;
+type Fields = Record<string, string | number | boolean | null | undefined | readonly string[]>;
 
 const destination = processWide('log-destination', () => ({ info: process.stdout as NodeJS.WritableStream }));
 

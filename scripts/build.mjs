@@ -5,8 +5,9 @@
 // Last, npm start's steps (scripts/start.ts) are bundled into plain JavaScript, so starting the
 // server does not wait for a TypeScript compiler (tsx took 0.65 s of every start).
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { START_BUNDLE, STANDALONE_SERVER } from './paths.mjs';
 
@@ -50,7 +51,9 @@ export function bundleStartScript() {
 }
 
 export function build() {
-  const nextBin = createRequire(import.meta.url).resolve('next/dist/bin/next');
+  // The `next` command, found as npm finds it: the package's declared bin.
+  const nextPackage = createRequire(import.meta.url).resolve('next/package.json');
+  const nextBin = path.join(path.dirname(nextPackage), JSON.parse(readFileSync(nextPackage, 'utf8')).bin.next);
   const result = spawnSync(process.execPath, [nextBin, 'build'], {
     stdio: 'inherit',
     env: { NEXT_TELEMETRY_DISABLED: '1', ...process.env },

@@ -13,7 +13,6 @@ export const NEXT_VERSION = '16.4.6';
 // The manifest versions Next 16.4.6 writes, and direct-routes.mjs reads.
 const MANIFEST_VERSIONS = { 'routes-manifest.json': 3, 'server/middleware-manifest.json': 3, 'server/functions-config-manifest.json': 1, 'prerender-manifest.json': 4 };
 // Next answers these itself, from any handler's others; the direct path leaves them to Next.
-const HANDLER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 function readJson(distDir, file) {
   return JSON.parse(readFileSync(path.join(distDir, file), 'utf8'));
@@ -112,7 +111,7 @@ function checkConfig(dir, reasons) {
 
 /**
  * Why the build in `dir` (the standalone folder) is not one the direct path may answer for; empty
- * when it is. Reads only files: the route modules are checked as they load (checkRouteModule).
+ * when it is. Reads only files: the route modules are checked as they load (checkRouteModule, next-internals.mjs).
  * @param {string} dir
  * @returns {string[]}
  */
@@ -134,30 +133,6 @@ export function checkBuild(dir) {
     checkRoutes(distDir, reasons);
   } catch (error) {
     reasons.push(`the build could not be read: ${error?.message ?? error}`);
-  }
-  return reasons;
-}
-
-/**
- * Why a loaded route module is not the shape the direct path calls (empty when it is): Next's
- * AppRouteRouteModule, whose `userland` holds the handlers after `ensureUserland()`, for the node
- * runtime, rendered per request.
- * @param {string} page
- * @param {any} routeModule
- * @returns {string[]}
- */
-export function checkRouteModule(page, routeModule) {
-  const reasons = [];
-  if (routeModule?.definition?.kind !== 'APP_ROUTE' || routeModule.definition.page !== `${page}/route`) {
-    return [`${page}: the route module is not an app route for ${page}`];
-  }
-  const { userland } = routeModule;
-  if (!userland || typeof userland !== 'object') return [`${page}: the route module has no userland`];
-  if (!HANDLER_METHODS.some((method) => typeof userland[method] === 'function')) reasons.push(`${page}: no handler is exported`);
-  if (userland.runtime !== undefined && userland.runtime !== 'nodejs') reasons.push(`${page}: runtime is ${userland.runtime}`);
-  if (userland.dynamic !== undefined && userland.dynamic !== 'force-dynamic') reasons.push(`${page}: dynamic is ${userland.dynamic}`);
-  for (const name of ['revalidate', 'generateStaticParams', 'maxDuration', 'fetchCache']) {
-    if (userland[name] !== undefined) reasons.push(`${page}: exports ${name}`);
   }
   return reasons;
 }

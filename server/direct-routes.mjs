@@ -7,17 +7,16 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from '../lib/http/errors.ts';
 import { apiErrorResponse } from '../lib/http/respond.ts';
-import { ApiError } from '../lib/http/errors.ts';
-import { checkBuild, checkRouteModule } from './build-check.mjs';
+import { log } from '../lib/log.ts';
+import { checkBuild } from './build-check.mjs';
 import { DIRECT_ROUTES } from './direct-paths.mjs';
+import { nextCompression, routeHandlersOf } from './next-internals.mjs';
 
 // Methods Next answers itself from the handler's others.
 const DERIVED_METHODS = new Set(['HEAD', 'OPTIONS']);
-const INTERNAL_ERROR = JSON.stringify({
-  error: 50001,
-  message: 'Internal error: the server could not complete the request. Quote the x-request-id header when reporting it.',
-});
+const INTERNAL_ERROR = JSON.stringify({ error: ERROR_CATALOGUE.internal.code, message: INTERNAL_ERROR_MESSAGE });
 
 /** next.config.js `headers()` without conditions, as the build recorded them (build-check.mjs refuses conditional ones on a direct path). */
 function configuredHeaders(distDir) {
@@ -30,14 +29,9 @@ async function loadHandlers(distDir) {
   const routes = [];
   const reasons = [];
   for (const route of DIRECT_ROUTES) {
-    const { routeModule } = require(`./${route.page.slice(1)}/route.js`);
-    if (typeof routeModule?.ensureUserland !== 'function') {
-      reasons.push(`${route.page}: the route module has no ensureUserland()`);
-      continue;
-    }
-    await routeModule.ensureUserland();
-    reasons.push(...checkRouteModule(route.page, routeModule));
-    routes.push({ ...route, handlers: routeModule.userland });
+    const loaded = await routeHandlersOf(route.page, require(`./${route.page.slice(1)}/route.js`));
+    if ('reasons' in loaded) reasons.push(...loaded.reasons);
+    else routes.push({ ...route, handlers: loaded.handlers });
   }
   return { routes, reasons };
 }
@@ -120,9 +114,9 @@ export async function createDirectRoutes(dir, { origin }) {
   // 1 KiB, Next every body (docs/decisions.md, Compression; the direct path's deliberate differences are listed in docs/testing.md).
   let compress;
   try {
-    compress = createRequire(path.join(dir, 'server.js'))('next/dist/compiled/compression')();
+    compress = nextCompression(dir);
   } catch (error) {
-    return refusedBy([`next/dist/compiled/compression: ${error?.message ?? error}`]);
+    return refusedBy([`Next's compression middleware: ${error?.message ?? error}`]);
   }
 
   function match(request) {
@@ -171,7 +165,7 @@ export async function createDirectRoutes(dir, { origin }) {
   }
 
   function fail(response, error) {
-    process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'error', msg: 'direct route failed', error: error?.stack ?? String(error) })}\n`);
+    log.error('direct route failed', { error: error?.stack ?? String(error) });
     if (response.headersSent) return void response.destroy();
     response.writeHead(500, { 'content-type': 'application/json; charset=utf-8', connection: 'close' });
     response.end(INTERNAL_ERROR);

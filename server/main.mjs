@@ -13,10 +13,12 @@ import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
 import { unreadableRouterState } from '../lib/http/next-protocol.ts';
 import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin.ts';
 import { settleTarget } from '../lib/http/request-target.ts';
+import { log } from '../lib/log.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { lingerBeforeClosing } from './linger.mjs';
+import { setStandaloneConfig } from './next-internals.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
 
@@ -44,7 +46,7 @@ const originHost = new URL(origin).host;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
 const { config } = JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8'));
-process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+setStandaloneConfig(config);
 
 const next = require('next');
 const app = next({ dev: false, dir, hostname, port, conf: config });
@@ -53,8 +55,9 @@ const handleWithNext = app.getRequestHandler();
 const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir, { origin });
 if (direct?.refused) {
   // One line, so an operator sees at once why the API is slower than it should be.
-  const msg = 'direct routes off: the build is not what server/direct-routes.mjs was written for; everything goes through Next';
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'warn', msg, reasons: direct.refused })}\n`);
+  log.warn('direct routes off: the build is not what server/direct-routes.mjs was written for; everything goes through Next', {
+    reasons: direct.refused,
+  });
 }
 
 function serve(request, response) {
@@ -81,7 +84,7 @@ function serve(request, response) {
   const unreadable = unreadableRouterState(request.headers.rsc, request.headers['next-router-state-tree']);
   if (unreadable && PROXY_PATH.test(target.serve.split('?', 1)[0])) return refuseRequest(response, 'unreadable_page_request', unreadable);
   handleWithNext(request, response).catch((error) => {
-    process.stderr.write(`${error?.stack ?? error}\n`);
+    log.error('request failed in Next', { error: error?.stack ?? String(error) });
     if (!response.headersSent) response.writeHead(500).end();
   });
 }
@@ -118,7 +121,7 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
     if (stopping) return;
     stopping = true;
     server.close(async () => {
-      await app.close().catch((error) => process.stderr.write(`${error?.stack ?? error}\n`));
+      await app.close().catch((error) => log.error('Next did not close cleanly', { error: error?.stack ?? String(error) }));
       process.exit(code);
     });
     server.closeIdleConnections();
@@ -131,5 +134,5 @@ server.listen(port, hostname, () => {
     : direct.refused
       ? 'everything through Next (the build check failed, see the line above)'
       : `route handlers answered directly: ${direct.routes.join(', ')}`;
-  process.stdout.write(`${JSON.stringify({ time: new Date().toISOString(), level: 'info', msg: 'listening', url: `http://${hostname}:${port}`, served })}\n`);
+  log.info('listening', { url: `http://${hostname}:${port}`, served });
 });

@@ -106,6 +106,9 @@ export const ERROR_CATALOGUE = {
 
 export type ErrorKind = keyof typeof ERROR_CATALOGUE;
 
+/** The message of every 500 (50001): the detail stays in the log, under the answer's request id. */
+export const INTERNAL_ERROR_MESSAGE = 'Internal error: the server could not complete the request. Quote the x-request-id header when reporting it.';
+
 /** A failure the client can act on. Thrown anywhere below a route; turned into a response once. */
 export class ApiError extends Error {
   readonly kind: ErrorKind;

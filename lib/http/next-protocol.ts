@@ -6,9 +6,8 @@
 //   - The router state header: server/main.mjs, before Next (Next strips its own protocol headers
 //     from what proxy.ts sees). So on Vercel, where main.mjs does not run, Next still answers 500.
 //   - A Server Action's body: proxy.ts, which Next runs on Vercel too.
-import { parseAndValidateFlightRouterState } from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
-import { getServerActionRequestMetadata } from 'next/dist/server/lib/server-action-request-meta';
 import type { NextRequest } from 'next/server';
+import { getServerActionRequestMetadata, parseAndValidateFlightRouterState } from '../../server/next-internals.mjs';
 import { ApiError } from './errors';
 
 // Next's serverActions.bodySizeLimit (its default; next.config.js does not change it). A larger body

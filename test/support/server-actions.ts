@@ -2,6 +2,7 @@
 // page's buttons. The build's server-reference manifest names each action (file and export) and
 // gives its id; React's own client encodes the arguments and decodes the answer.
 import { readFileSync } from 'node:fs';
+import { FLIGHT_CLIENT_MODULE } from '../../server/next-internals.mjs';
 import type { Browser } from './accounts';
 
 type ManifestEntry = { filename: string; exportedName: string };
@@ -20,7 +21,7 @@ export function actionId(exportedName: string): string {
 
 type FlightClient = { encodeReply(value: unknown[]): Promise<string | FormData> };
 
-const flight = () => import('next/dist/compiled/react-server-dom-turbopack/client.node.js' as string) as Promise<FlightClient>;
+const flight = () => import(FLIGHT_CLIENT_MODULE) as Promise<FlightClient>;
 
 /**
  * The action's return value from the answer's RSC payload: row 0 is `{"a": "$@<row>", ...}`, and
