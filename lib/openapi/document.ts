@@ -339,6 +339,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
         description:
           'A plant store interface. Clients add plants to the store over HTTP with JSON payloads.\n\n' +
           'Every operation but the health check takes `Authorization: Bearer <token>`. ' +
+          'Query parameters an operation does not declare are ignored: the answer is the one without them. ' +
           'Every failure answers with an Error body `{"error": <code>, "message": "..."}`; the codes:\n\n' +
           catalogueTable(),
       },
