@@ -336,6 +336,9 @@ export function buildOpenApiDocument(serverUrl = '/') {
       info: {
         title: 'Plant Store',
         version: '1.0.0',
+        // package.json's UNLICENSED: no licence is granted. SPDX has no identifier for that, so a
+        // LicenseRef- of our own names it (docs/decisions.md).
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'A plant store interface. Clients add plants to the store over HTTP with JSON payloads.\n\n' +
           'Every operation but the health check takes `Authorization: Bearer <token>`. ' +
