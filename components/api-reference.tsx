@@ -1,6 +1,6 @@
 'use client';
-// Interactive API reference: Swagger UI rendering the document the server publishes. Loaded only
-// on this page, from the npm package (no CDN), after the page itself has rendered.
+// Swagger UI rendering the document the server publishes, from the npm package (no CDN). Imported
+// only by the explorer's button (components/api-explorer.tsx), with its stylesheet.
 import { useEffect, useRef, useState } from 'react';
 import 'swagger-ui-dist/swagger-ui.css';
 
@@ -33,7 +33,7 @@ export function ApiReference() {
     <>
       {failed && (
         <p role="alert" className="notice error">
-          The reference could not be loaded. The raw document is at <a href="/openapi.json">/openapi.json</a>.
+          The explorer could not be loaded. The raw document is at <a href="/openapi.json">/openapi.json</a>.
         </p>
       )}
       <div ref={container} className="swagger-host" />

@@ -336,9 +336,13 @@ export function buildOpenApiDocument(serverUrl = '/') {
       info: {
         title: 'Plant Store',
         version: '1.0.0',
+        // package.json's UNLICENSED: no licence is granted. SPDX has no identifier for that, so a
+        // LicenseRef- of our own names it (docs/decisions.md).
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
         description:
           'A plant store interface. Clients add plants to the store over HTTP with JSON payloads.\n\n' +
           'Every operation but the health check takes `Authorization: Bearer <token>`. ' +
+          'Query parameters an operation does not declare are ignored: the answer is the one without them. ' +
           'Every failure answers with an Error body `{"error": <code>, "message": "..."}`; the codes:\n\n' +
           catalogueTable(),
       },

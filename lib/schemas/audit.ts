@@ -1,9 +1,13 @@
 // The audit trail's API shapes: the query of `GET /audit-events` and the records it answers with.
 import { z } from 'zod';
 import { AUDIT_ACTIONS, AUDIT_TARGET_TYPES } from '../audit/actions';
-import { ListPlantsQuery } from './list';
+import { pageQuery } from './list';
 
-export const ListAuditEventsQuery = ListPlantsQuery.extend({
+/**
+ * Query parameters of `GET /audit-events`: the page, as for plants, and the trail's own filters
+ * (not the plants' `q` and `tag`). Parameters it does not name are ignored, as on `GET /plants`.
+ */
+export const ListAuditEventsQuery = pageQuery('records').extend({
   action: z
     .enum(AUDIT_ACTIONS, { error: `must be one of ${AUDIT_ACTIONS.join(', ')}` })
     .optional()

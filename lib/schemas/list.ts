@@ -31,30 +31,37 @@ export const PlantFilterQuery = z.object({
 });
 export type PlantFilterQuery = z.infer<typeof PlantFilterQuery>;
 
-/** Query parameters of `GET /plants`; they arrive as text. */
-export const ListPlantsQuery = PlantFilterQuery.extend({
-  limit: z
-    .string()
-    .regex(/^\d+$/, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` })
-    .transform(Number)
-    .pipe(
-      z
-        .number()
-        .min(1, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` })
-        .max(LIST_LIMIT_MAX, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` }),
-    )
-    .optional()
-    .meta({
-      description: `How many plants to return, newest first (1 to ${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}).`,
-      param: { schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
-    }),
-  cursor: z
-    .string()
-    .regex(/^[A-Za-z0-9_-]{1,32}$/, { error: 'must be a cursor returned by a previous page' })
-    .optional()
-    .meta({
-      description:
-        'Where the page starts: the value of `Next-Cursor` (also in the `Link: rel="next"` URL) from the previous page, with the same filters. Leave it out for the newest plants.',
-    }),
-});
+/**
+ * The paging parameters of a list of `things` (`GET /plants`, `GET /audit-events`): how many to
+ * answer, and where the page starts. They arrive as text.
+ */
+export const pageQuery = (things: string) =>
+  z.object({
+    limit: z
+      .string()
+      .regex(/^\d+$/, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` })
+      .transform(Number)
+      .pipe(
+        z
+          .number()
+          .min(1, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` })
+          .max(LIST_LIMIT_MAX, { error: `must be a whole number from 1 to ${LIST_LIMIT_MAX}` }),
+      )
+      .optional()
+      .meta({
+        description: `How many ${things} to return, newest first (1 to ${LIST_LIMIT_MAX}, default ${LIST_LIMIT_DEFAULT}).`,
+        param: { schema: { type: 'integer', minimum: 1, maximum: LIST_LIMIT_MAX, default: LIST_LIMIT_DEFAULT } },
+      }),
+    cursor: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]{1,32}$/, { error: 'must be a cursor returned by a previous page' })
+      .optional()
+      .meta({
+        description:
+          `Where the page starts: the value of \`Next-Cursor\` (also in the \`Link: rel="next"\` URL) from the previous page, with the same filters. Leave it out for the newest ${things}.`,
+      }),
+  });
+
+/** Query parameters of `GET /plants`: the filters, then the page. */
+export const ListPlantsQuery = PlantFilterQuery.extend(pageQuery('plants').shape);
 export type ListPlantsQuery = z.infer<typeof ListPlantsQuery>;

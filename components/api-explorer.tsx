@@ -1,0 +1,44 @@
+'use client';
+// The interactive explorer (Swagger UI) on demand: its 1.5 MB bundle and its stylesheet are
+// fetched and run only when someone asks for them, never as the page loads.
+import { useEffect, useRef, useState, type ComponentType } from 'react';
+
+export function ApiExplorer() {
+  const [Explorer, setExplorer] = useState<ComponentType | null>(null);
+  const [loading, setLoading] = useState(false);
+  const [failed, setFailed] = useState(false);
+  const region = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    if (Explorer) region.current?.focus();
+  }, [Explorer]);
+
+  const open = () => {
+    setLoading(true);
+    setFailed(false);
+    import('./api-reference')
+      .then((module) => setExplorer(() => module.ApiReference))
+      .catch(() => setFailed(true))
+      .finally(() => setLoading(false));
+  };
+
+  if (Explorer) {
+    return (
+      <div ref={region} tabIndex={-1} role="region" aria-label="Interactive explorer" className="explorer">
+        <Explorer />
+      </div>
+    );
+  }
+  return (
+    <>
+      {failed && (
+        <p role="alert" className="notice error">
+          The explorer could not be loaded. The reference below and the raw document at <a href="/openapi.json">/openapi.json</a> are complete.
+        </p>
+      )}
+      <button type="button" onClick={open} disabled={loading}>
+        {loading ? 'Opening the interactive explorer…' : 'Open the interactive explorer'}
+      </button>
+    </>
+  );
+}

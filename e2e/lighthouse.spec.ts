@@ -1,0 +1,86 @@
+// Lighthouse (desktop preset, as the pages were measured) on every page, signed in where the page
+// needs it: performance at least 90, accessibility and best practices 100. One test per page, each
+// with its own run in a Chromium of its own that Lighthouse drives over the DevTools protocol. The
+// scores are printed; docs/performance.md (Lighthouse) has the last ones seen.
+import { createServer } from 'node:net';
+import { chromium, expect, test, type Browser } from '@playwright/test';
+import lighthouse, { desktopConfig } from 'lighthouse';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './support/chromium';
+import { signInThroughForm } from './support/fixtures';
+
+const THRESHOLDS = { performance: 90, accessibility: 100, 'best-practices': 100 } as const;
+type Category = keyof typeof THRESHOLDS;
+
+// Every page of the app: the two a visitor sees signed out, and the staff pages (the admin's
+// account sees them all).
+const PAGES = ['/login', '/set-password', '/', '/catalogue', '/import', '/tokens', '/docs', '/account', '/staff', '/webhooks', '/audit'];
+const SIGNED_OUT = new Set(['/login', '/set-password']);
+
+let browser: Browser;
+let port: number;
+let cookie: string;
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+test.beforeAll(async ({ browser: journeys, baseURL }) => {
+  // The session cookie of the seeded admin, signed in through the real form once.
+  const context = await journeys.newContext({ baseURL });
+  const page = await context.newPage();
+  await page.goto('/login');
+  await signInThroughForm(page);
+  await expect(page).toHaveURL('/');
+  cookie = (await context.cookies()).map(({ name, value }) => `${name}=${value}`).join('; ');
+  await context.close();
+
+  port = await freePort();
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: [...CHROMIUM_ARGS, `--remote-debugging-port=${port}`] });
+});
+
+test.afterAll(async () => {
+  await browser?.close();
+});
+
+for (const path of PAGES) {
+  test(`Lighthouse ${path}: performance ≥ ${THRESHOLDS.performance}, accessibility and best practices 100`, async ({ baseURL }) => {
+    test.setTimeout(120_000);
+    const result = await lighthouse(
+      `${baseURL}${path}`,
+      {
+        port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: Object.keys(THRESHOLDS),
+        ...(SIGNED_OUT.has(path) ? {} : { extraHeaders: { Cookie: cookie } }),
+      },
+      desktopConfig,
+    );
+    const report = result!.lhr;
+    expect(report.runtimeError, path).toBeUndefined();
+    // Landed where it was sent: a signed-in page that fell back to /login would score the wrong page.
+    expect(new URL(report.finalDisplayedUrl).pathname, path).toBe(path);
+
+    const scores = Object.fromEntries(
+      (Object.keys(THRESHOLDS) as Category[]).map((id) => [id, Math.round((report.categories[id].score ?? 0) * 100)]),
+    ) as Record<Category, number>;
+    // What cost points, to say why when a threshold is missed.
+    const lost = (Object.keys(THRESHOLDS) as Category[]).flatMap((id) =>
+      report.categories[id].auditRefs
+        .filter((ref) => ref.weight > 0 && (report.audits[ref.id].score ?? 1) < 1)
+        .map((ref) => `${id}: ${ref.id} ${report.audits[ref.id].displayValue ?? report.audits[ref.id].score}`),
+    );
+    const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
+      .map((id) => `${id} ${report.audits[id].displayValue}`)
+      .join(', ');
+    console.log(`${path}: ${JSON.stringify(scores)} (${metrics})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
+
+    expect(scores.performance, `${path} performance; ${lost.join('; ')}`).toBeGreaterThanOrEqual(THRESHOLDS.performance);
+    expect(scores.accessibility, `${path} accessibility; ${lost.join('; ')}`).toBe(THRESHOLDS.accessibility);
+    expect(scores['best-practices'], `${path} best practices; ${lost.join('; ')}`).toBe(THRESHOLDS['best-practices']);
+  });
+}

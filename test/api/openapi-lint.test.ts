@@ -1,0 +1,45 @@
+// Redocly CLI lints the document the server publishes with its `recommended` ruleset
+// (redocly.yaml): no error and no warning. Run offline: telemetry and the update check are off.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, describe, expect, it } from 'vitest';
+import { api } from '../support/api';
+
+type Problem = { ruleId: string; severity: string; message: string; location: { pointer: string }[] };
+
+const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-redocly-'));
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Redocly's findings for a document, as `rule (severity) at pointer: message`. */
+async function lint(document: unknown): Promise<string[]> {
+  const file = path.join(folder, `openapi-${Date.now()}.json`);
+  writeFileSync(file, JSON.stringify(document, null, 2));
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [path.resolve('node_modules/@redocly/cli/bin/cli.js'), 'lint', '--config', path.resolve('redocly.yaml'), '--format=json', file],
+    { env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' }, maxBuffer: 16 * 1024 * 1024 },
+  ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' })); // exits 1 on errors; the report is on stdout all the same
+  const report = JSON.parse(stdout) as { totals: { errors: number; warnings: number }; problems: Problem[] };
+  return report.problems.map(({ ruleId, severity, message, location }) => `${ruleId} (${severity}) at ${location.map((at) => at.pointer).join(', ')}: ${message}`);
+}
+
+async function publishedDocument(): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  const response = await api('/openapi.json');
+  expect(response.status).toBe(200);
+  return response.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+describe('Redocly lint of /openapi.json', () => {
+  it('finds no error and no warning with the recommended ruleset', async () => {
+    expect(await lint(await publishedDocument())).toEqual([]);
+  });
+
+  it('does report what the ruleset flags (a document without a license)', async () => {
+    const document = await publishedDocument();
+    delete document.info.license;
+    expect(await lint(document)).toEqual([expect.stringMatching(/^info-license \(warn\) at #\/info: /)]);
+  });
+});
