@@ -97,8 +97,11 @@ test('the session cookie is httpOnly, SameSite=Lax and Secure, and pages carry t
     if (!request.url().startsWith(new URL(page.url()).origin)) foreign.push(request.url());
   });
   await page.reload();
+  // The API reference too, with Swagger UI and everything it loads.
   await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: 'Plant Store', exact: false }).last()).toBeVisible();
+  await expect(page.getByRole('region', { name: 'Operations' }).getByRole('heading', { level: 3 }).first()).toBeVisible();
+  await page.getByRole('button', { name: 'Open the interactive explorer' }).click();
+  await expect(page.locator('.swagger-host').getByRole('button', { name: 'Authorize' })).toBeVisible();
   expect(foreign).toEqual([]);
 });
 
