@@ -22,19 +22,21 @@ FROM node:20-bookworm-slim AS runtime
 WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 # What `npm start` needs: the standalone server, its start-up steps, and the migration engine with
-# the migrations; lib/ and scripts/ also serve the token and user CLIs (npm run token, npm run user).
+# the migrations; lib/, server/ (which lib/ imports some modules from) and scripts/ also serve the
+# token and user CLIs (npm run token, npm run user).
 COPY --from=build --chown=node:node /app/.next/standalone ./.next/standalone
 COPY --from=build --chown=node:node /app/.next/plant-store-start.mjs ./.next/
 COPY --from=build --chown=node:node /app/node_modules ./node_modules
 COPY --from=build --chown=node:node /app/package.json /app/prisma.config.ts /app/tsconfig.json ./
 COPY --from=build --chown=node:node /app/prisma ./prisma
 COPY --from=build --chown=node:node /app/lib ./lib
+COPY --from=build --chown=node:node /app/server ./server
 COPY --from=build --chown=node:node /app/scripts ./scripts
 RUN mkdir -p data && chown node:node data
 USER node
 VOLUME /app/data
 EXPOSE 3000
-HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:3000/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 # npm start's steps (scripts/start.ts, bundled by the build): apply migrations, then run
 # .next/standalone/server.js and pass SIGTERM on to it.
 CMD ["node", "scripts/start.mjs"]

@@ -128,7 +128,15 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
   });
 }
 
+// A port that is taken (or an address that cannot be bound) ends the process with one line and a
+// failing exit code, so a supervisor or orchestrator sees a failure, not a clean exit.
+const refuseToStart = (error) => {
+  log.error('could not listen', { url: `http://${hostname}:${port}`, code: error?.code ?? null, error: error?.message ?? String(error) });
+  process.exit(1);
+};
+server.once('error', refuseToStart);
 server.listen(port, hostname, () => {
+  server.off('error', refuseToStart);
   const served = !direct
     ? 'everything through Next (API_DIRECT_ROUTES=off)'
     : direct.refused

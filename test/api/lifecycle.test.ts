@@ -1,4 +1,7 @@
 // The standalone server as operators run it, and how it stops.
+import { spawn } from 'node:child_process';
+import net from 'node:net';
+import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
@@ -22,6 +25,27 @@ async function serverOn(databaseUrl: string): Promise<RunningServer> {
 }
 
 describe('node .next/standalone/server.js', () => {
+  it('exits with a failing code and one log line when its port is taken', async () => {
+    const database = await freshDatabase();
+    const taken = net.createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    cleanups.push(() => new Promise((resolve) => taken.close(resolve)));
+    const { port } = taken.address() as net.AddressInfo;
+    const child = spawn(process.execPath, [path.resolve('.next/standalone/server.js')], {
+      env: { ...process.env, PORT: String(port), HOSTNAME: '127.0.0.1', DATABASE_URL: database.url, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    const code = await new Promise<number | null>((resolve) => child.once('exit', resolve));
+    expect(code, output).toBe(1);
+    const lines = output.split('\n').filter((line) => line.includes('could not listen'));
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({ level: 'error', msg: 'could not listen', code: 'EADDRINUSE', url: `http://127.0.0.1:${port}` });
+    expect(output).not.toMatch(/Uncaught|\n\s+at /);
+  });
+
   it('serves the staff pages with their static assets, and creates a plant', async () => {
     const database = await freshDatabase();
     const { token } = await tokenIn(database.url, 'standalone');
