@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, setPasswordWithLink } from '@/lib/auth/password-links';
 import { PasswordRuleError } from '@/lib/auth/password-policy';
 import { serverAction } from '@/lib/auth/server-action';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
 

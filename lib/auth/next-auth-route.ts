@@ -12,7 +12,7 @@ import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
 import { readLimitedText } from '../http/body';
 import { clientAddress } from '../http/client-address';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { publicOrigin } from '../http/origin';
 import { errorResponse } from '../http/error-response';
 import { log } from '../log';

@@ -13,7 +13,7 @@ import 'server-only';
 import { availableParallelism } from 'node:os';
 import { addressWindows, secondsLeftIn } from '../http/address-windows';
 import { UNKNOWN_ADDRESS } from '../http/client-address';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../http/rate-limit-config';
 import { NoSlotError, slots } from '../slots';
 

@@ -6,7 +6,7 @@
 import 'server-only';
 import { z } from 'zod';
 import { incomingRequest, staffContext, type ChangeContext } from '../audit/context';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { describeIssues } from '../http/validation';
 import { log } from '../log';
 import { AccountError } from './accounts';

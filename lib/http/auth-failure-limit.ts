@@ -17,7 +17,7 @@ import { hashApiToken, isWellFormedApiToken } from '../auth/token-format';
 import { processWide } from '../process-wide';
 import { addressWindows, secondsLeftIn, type AddressWindow } from './address-windows';
 import { clientAddress } from './client-address';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { authFailuresPerMinute } from './rate-limit-config';
 
 // Tokens seen valid are remembered (by hash) this long, at most this many.

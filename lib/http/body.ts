@@ -1,5 +1,5 @@
 // Reads a JSON request body within a size limit, exactly (see json.ts), or throws an ApiError.
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { jsonBoundBroken, parseJsonExact } from './json';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;

@@ -1,6 +1,6 @@
 // Conditional requests (RFC 9110 §13): If-Match guards a change against lost updates, and
 // If-None-Match lets a reader skip a body it already has.
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 /** "*", or the entity tags listed (each as sent, quotes included, with W/ when weak). */
 export type EntityTagCondition = { any: true } | { any: false; tags: string[] };

@@ -4,7 +4,7 @@
 import 'server-only';
 import { db, dbEngine } from '../db/client';
 import { processWide } from '../process-wide';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { rateLimitPerMinute } from './rate-limit-config';
 
 const WINDOW_MS = 60_000;

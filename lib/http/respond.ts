@@ -1,5 +1,5 @@
 // Building responses: JSON with exact int64 ids, and the Error body.
-import type { ApiError } from './errors';
+import type { ApiError } from '../errors';
 import { stringifyJson } from './json';
 
 const JSON_TYPE = 'application/json; charset=utf-8';

@@ -7,7 +7,7 @@ import type { Scope } from '../auth/scopes';
 import { log } from '../log';
 import { isShuttingDown } from '../shutdown';
 import { authenticateWithinLimit } from './auth-failure-limit';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { errorResponse } from './error-response';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ApiError, type ErrorKind } from './errors';
+import { ApiError, type ErrorKind } from '../errors';
 
 /** "name: must not be empty; id: is required" — the field path, then the rule, for each issue. */
 export function describeIssues(issues: readonly z.core.$ZodIssue[]): string {

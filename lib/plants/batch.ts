@@ -4,7 +4,7 @@
 import 'server-only';
 import * as z from 'zod/mini';
 import { describeJson } from '../http/body';
-import { ApiError, ERROR_CATALOGUE } from '../http/errors';
+import { ApiError, ERROR_CATALOGUE } from '../errors';
 import { describeIssues } from '../http/validation';
 import type { BatchItemResult } from '../schemas/batch';
 import { NewPlant } from '../schemas/plant';

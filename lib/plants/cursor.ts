@@ -1,6 +1,6 @@
 // List cursors are opaque to clients: base64url of the storage position where the page ended.
 import 'server-only';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 export function encodeCursor(seq: number): string {
   return Buffer.from(`s${seq}`).toString('base64url');

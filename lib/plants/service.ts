@@ -6,7 +6,7 @@ import type { ChangeContext } from '../audit/context';
 import { auditRow } from '../audit/records';
 import { changeCommitted, type ChangeRecords } from '../change-records';
 import { matchesStrongly, type EntityTagCondition } from '../http/conditional';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { INT64_MAX, type NewPlant, type Plant, type PlantPatch } from '../schemas/plant';
 import { decodeCursor, encodeCursor } from './cursor';
 import { plantEtag } from './etag';

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { ChangeContext } from '../audit/context';
 import { auditRow, insertAuditRows, type AuditEntry } from '../audit/records';
 import { db, type Transaction } from '../db/client';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 import { parseWith } from '../http/validation';
 import { randomId } from '../ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';

@@ -4,7 +4,7 @@ import { Timestamp } from '@/components/timestamp';
 import { AUDIT_ACTIONS } from '@/lib/audit/actions';
 import { listAuditRecords, type AuditRecord } from '@/lib/audit/service';
 import { requireAdmin } from '@/lib/auth/staff';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { stringifyJson } from '@/lib/http/json';
 import { describeIssues } from '@/lib/http/validation';
 import { ListAuditEventsQuery } from '@/lib/schemas/audit';

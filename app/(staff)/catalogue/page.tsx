@@ -3,7 +3,7 @@ import { CatalogueSearch } from '@/components/catalogue/catalogue-search';
 import { CatalogueView, type CatalogueRow } from '@/components/catalogue/catalogue-view';
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { requireStaff } from '@/lib/auth/staff';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { describeIssues } from '@/lib/http/validation';
 import { plantEtag } from '@/lib/plants/etag';
 import { browsePlants, toPlant, type BrowsePage } from '@/lib/plants/service';

@@ -1,5 +1,5 @@
 import { db } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { json } from '@/lib/http/respond';
 import { withoutAuth } from '@/lib/http/route';
 

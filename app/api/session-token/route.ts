@@ -2,7 +2,7 @@
 // POST, so a cross-site page cannot make the browser send the SameSite=Lax cookie along.
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { currentStaff } from '@/lib/auth/staff';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withoutAuth } from '@/lib/http/route';
 

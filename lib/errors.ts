@@ -1,4 +1,7 @@
-// The one place that maps failures to HTTP statuses and Error codes.
+// The failures the rules can refuse with (lib/plants, lib/auth, lib/webhooks, lib/audit, lib/db all
+// throw ApiError), and the one catalogue of their Error codes and statuses. The domain throws them
+// without knowing HTTP; lib/http turns each into its answer (lib/http/error-response.ts), as do
+// server/direct-routes.mjs and the server actions' wrapper (lib/auth/server-action.ts).
 // Codes are stable: clients may branch on them. Each is the status times 100 plus a number.
 
 export const ERROR_CATALOGUE = {
@@ -109,7 +112,7 @@ export type ErrorKind = keyof typeof ERROR_CATALOGUE;
 /** The message of every 500 (50001): the detail stays in the log, under the answer's request id. */
 export const INTERNAL_ERROR_MESSAGE = 'Internal error: the server could not complete the request. Quote the x-request-id header when reporting it.';
 
-/** A failure the client can act on. Thrown anywhere below a route; turned into a response once. */
+/** A failure the client can act on. Thrown anywhere below a route; turned into a response once, by lib/http. */
 export class ApiError extends Error {
   readonly kind: ErrorKind;
   readonly headers: Record<string, string>;
