@@ -4,7 +4,7 @@ import { OPERATOR_COMMAND } from '../lib/audit/context';
 import { createApiToken, listApiTokens, revokeApiToken, TokenScopeError } from '../lib/auth/api-tokens';
 import { DEFAULT_TOKEN_SCOPES, isScope, SCOPES, type Scope } from '../lib/auth/scopes';
 import { findUserByEmail } from '../lib/auth/users';
-import { describeIssues } from '../lib/http/validation';
+import { describeIssues } from '../lib/shared/validation';
 import { TokenName } from '../lib/schemas/token';
 import { formatDate, printable, printTable, runCommands, UsageError } from './cli';
 

@@ -6,7 +6,7 @@ import { AccountError, disableAccount, enableAccount, setAccountRole } from '../
 import { PasswordRuleError } from '../lib/auth/password-policy';
 import { isRole } from '../lib/auth/scopes';
 import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/users';
-import { describeIssues } from '../lib/http/validation';
+import { describeIssues } from '../lib/shared/validation';
 import { formatDate, passwordFrom, printable, printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:

@@ -4,7 +4,7 @@
 import 'server-only';
 import { db, type Transaction } from '../db/client';
 import { prepared, toSqliteTime } from '../db/sqlite-connection';
-import { stringifyJson } from '../http/json';
+import { stringifyJson } from '../shared/json';
 import type { AuditAction, AuditTargetType } from './actions';
 import type { ChangeContext } from './context';
 

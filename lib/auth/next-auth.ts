@@ -12,7 +12,7 @@ import { authorizeStaff } from './sign-in';
 import { log } from '../log';
 
 // next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
-// route hands it the configured public origin, never a client's (lib/auth/next-auth-route.ts).
+// route hands it the configured public origin, never a client's (lib/http/next-auth-route.ts).
 // NEXTAUTH_URL, when set, still wins.
 process.env.AUTH_TRUST_HOST = 'true';
 

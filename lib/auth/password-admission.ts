@@ -4,17 +4,17 @@
 // which the server also needs for compression and files. So password work is admitted before it
 // runs, in two steps:
 // - per client address, in one-minute windows (PASSWORD_ATTEMPTS_PER_MINUTE), checked and counted
-//   in one synchronous step before anything else is done for the attempt (lib/http/address-windows.ts);
+//   in one synchronous step before anything else is done for the attempt (lib/shared/address-windows.ts);
 // - globally, at most PASSWORD_HASH_CONCURRENCY hashes at once (by default one less than the
 //   cores, at least one), with a short queue behind them; past the queue the answer is a quick
 //   refusal with Retry-After, so password work never starves the API or health.
 // The limits live in each process's memory; each instance admits its own share.
 import 'server-only';
 import { availableParallelism } from 'node:os';
-import { addressWindows, secondsLeftIn } from '../http/address-windows';
-import { UNKNOWN_ADDRESS } from '../http/client-address';
+import { addressWindows, secondsLeftIn } from '../shared/address-windows';
+import { UNKNOWN_ADDRESS } from '../shared/client-address';
 import { ApiError } from '../errors';
-import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../http/rate-limit-config';
+import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../shared/rate-limit-config';
 import { NoSlotError, slots } from '../slots';
 
 // Hashes that may wait for a slot, per slot: at about 100 ms a hash, a wait of under half a second.

@@ -7,7 +7,7 @@ import 'server-only';
 import { z } from 'zod';
 import { incomingRequest, staffContext, type ChangeContext } from '../audit/context';
 import { ApiError } from '../errors';
-import { describeIssues } from '../http/validation';
+import { describeIssues } from '../shared/validation';
 import { log } from '../log';
 import { AccountError } from './accounts';
 import { TokenScopeError } from './api-tokens';

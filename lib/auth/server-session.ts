@@ -2,7 +2,7 @@
 // its callback-url cookie left out. next-auth answers a callback-url it cannot parse with an error,
 // and getServerSession throws it: any visitor (or a sibling subdomain) could make every page a 500
 // with one cookie. Reading a session never needs it; /api/auth reads it and makes it safe first
-// (lib/auth/next-auth-route.ts).
+// (lib/http/next-auth-route.ts).
 import 'server-only';
 import { getServerSession } from 'next-auth';
 import { cookies, headers } from 'next/headers';

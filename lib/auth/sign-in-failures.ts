@@ -1,6 +1,6 @@
 // Failed sign-ins in the audit trail, bounded. Each is worth a record, so an admin sees who tried
 // what; but a stranger can fail as often as the limits allow, and one record each would let them
-// grow the table without bound. So from one address (its bucket: lib/http/address-windows.ts), the
+// grow the table without bound. So from one address (its bucket: lib/shared/address-windows.ts), the
 // first few failures of a minute are recorded in full, at once, and the rest of that minute's are
 // counted and written as one summary record when the minute is over: how many, and which emails.
 // The counts live in this process's memory: a summary still pending when the process stops is lost
@@ -8,8 +8,8 @@
 import 'server-only';
 import { recordAudit } from '../audit/records';
 import type { ChangeContext } from '../audit/context';
-import { addressBucket, WINDOW_MS } from '../http/address-windows';
-import { UNKNOWN_ADDRESS } from '../http/client-address';
+import { addressBucket, WINDOW_MS } from '../shared/address-windows';
+import { UNKNOWN_ADDRESS } from '../shared/client-address';
 import { log } from '../log';
 import { processWide } from '../process-wide';
 

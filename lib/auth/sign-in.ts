@@ -1,5 +1,5 @@
 // Checking a staff member's email and password, for next-auth's Credentials provider. The cheap
-// refusals come first: the client address's allowance (lib/auth/next-auth-route.ts, before
+// refusals come first: the client address's allowance (lib/http/next-auth-route.ts, before
 // next-auth runs), input over its limit, then the email's throttle, which claims the attempt
 // before the password is hashed (lib/auth/login-throttle.ts); the hash itself waits for a slot of
 // the global cap (lib/auth/password-admission.ts). Every outcome is one JSON log line with the
@@ -7,8 +7,8 @@
 // (lib/auth/sign-in-failures.ts).
 import 'server-only';
 import { recordAudit } from '../audit/records';
-import { clientAddress, UNKNOWN_ADDRESS } from '../http/client-address';
-import { requestIdOf } from '../http/request-id';
+import { clientAddress, UNKNOWN_ADDRESS } from '../shared/client-address';
+import { requestIdOf } from '../shared/request-id';
 import { log } from '../log';
 import { recordSignIn } from './accounts';
 import { claimLoginAttempt, clearLoginAttempts } from './login-throttle';

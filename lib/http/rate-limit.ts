@@ -5,7 +5,7 @@ import 'server-only';
 import { db, dbEngine } from '../db/client';
 import { processWide } from '../process-wide';
 import { ApiError } from '../errors';
-import { rateLimitPerMinute } from './rate-limit-config';
+import { rateLimitPerMinute } from '../shared/rate-limit-config';
 
 const WINDOW_MS = 60_000;
 // Memory bound for the in-process counter: entries of past windows are dropped past this size.

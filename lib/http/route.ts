@@ -9,7 +9,7 @@ import { isShuttingDown } from '../shutdown';
 import { authenticateWithinLimit } from './auth-failure-limit';
 import { ApiError } from '../errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
-import { requestIdOf } from './request-id';
+import { requestIdOf } from '../shared/request-id';
 import { errorResponse } from './error-response';
 
 type RouteContext<Params> = { params: Promise<Params> };

@@ -3,9 +3,9 @@
 // retry when its content is the same, a conflict when not).
 import 'server-only';
 import * as z from 'zod/mini';
-import { describeJson } from '../http/body';
 import { ApiError, ERROR_CATALOGUE } from '../errors';
-import { describeIssues } from '../http/validation';
+import { describeJson } from '../shared/json';
+import { describeIssues } from '../shared/validation';
 import type { BatchItemResult } from '../schemas/batch';
 import { NewPlant } from '../schemas/plant';
 import type { ChangeContext } from '../audit/context';

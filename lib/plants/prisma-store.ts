@@ -5,7 +5,7 @@ import 'server-only';
 import { insertChangeRecordsOnPostgresql } from '../change-records';
 import { db, type Client } from '../db/client';
 import { ApiError } from '../errors';
-import { foldForSearch, usesTrigramIndex } from './fold';
+import { foldForSearch, usesTrigramIndex } from '../shared/fold';
 import type { InsertOutcome, PlantChange, PlantQuery, PlantStore, PlantValues, RecordChanges } from './store';
 import { LOWEST_FREE_POSITIVE_ID, containsPattern } from './shared-sql';
 

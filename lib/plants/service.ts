@@ -5,12 +5,12 @@ import 'server-only';
 import type { ChangeContext } from '../audit/context';
 import { auditRow } from '../audit/records';
 import { changeCommitted, type ChangeRecords } from '../change-records';
-import { matchesStrongly, type EntityTagCondition } from '../http/conditional';
+import { matchesStrongly, type EntityTagCondition } from '../shared/entity-tags';
 import { ApiError } from '../errors';
 import { INT64_MAX, type NewPlant, type Plant, type PlantPatch } from '../schemas/plant';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from '../shared/cursor';
 import { plantEtag } from './etag';
-import { foldForSearch } from './fold';
+import { foldForSearch } from '../shared/fold';
 import { plantEvent } from '../webhooks/outbox';
 import { plantStore, type InsertOutcome, type PlantChange, type PlantQuery, type PlantRow, type RecordChanges } from './store';
 

@@ -5,7 +5,7 @@ import 'server-only';
 import { anyEnabledEndpointOnSqlite, writeChangeRecordsOnSqlite } from '../change-records';
 import { fromSqliteTime, inTransaction, isDatabaseBusyError, prepared, toSqliteTime, whenNotBusy } from '../db/sqlite-connection';
 import { ApiError } from '../errors';
-import { foldForSearch, usesTrigramIndex } from './fold';
+import { foldForSearch, usesTrigramIndex } from '../shared/fold';
 import { LOWEST_FREE_POSITIVE_ID, containsPattern } from './shared-sql';
 import type { InsertOutcome, PlantChange, PlantQuery, PlantRow, PlantStore, RecordChanges } from './store';
 

@@ -8,7 +8,7 @@ import type { ChangeContext } from '../audit/context';
 import { auditRow, insertAuditRows, type AuditEntry } from '../audit/records';
 import { db, type Transaction } from '../db/client';
 import { ApiError } from '../errors';
-import { parseWith } from '../http/validation';
+import { parseWith } from '../shared/validation';
 import { randomId } from '../ids';
 import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 import { checkDestination, parseWebhookUrl } from './guard';

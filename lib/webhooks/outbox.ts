@@ -4,7 +4,7 @@
 import 'server-only';
 import type { Transaction } from '../db/client';
 import { prepared, toSqliteTime } from '../db/sqlite-connection';
-import { stringifyJson } from '../http/json';
+import { stringifyJson } from '../shared/json';
 import { randomId } from '../ids';
 import type { Plant } from '../schemas/plant';
 import { TEST_EVENT_TYPE, type WebhookEventType } from './event-types';

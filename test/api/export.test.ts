@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlantsCsv } from '../../lib/csv/plants-csv';
-import { stringifyJson } from '../../lib/http/json';
+import { stringifyJson } from '../../lib/shared/json';
 import { plantStore } from '../../lib/plants/store';
 import { BATCH_MAX_ITEMS } from '../../lib/schemas/plant';
 import { api, expectError, newToken, uniqueId } from '../support/api';

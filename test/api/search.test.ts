@@ -2,8 +2,8 @@
 // expectations), whichever index serves the search.
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../lib/http/json';
-import { foldForSearch } from '../../lib/plants/fold';
+import { parseJsonExact } from '../../lib/shared/json';
+import { foldForSearch } from '../../lib/shared/fold';
 import { api, expectError, newToken, uniqueId } from '../support/api';
 
 let token: string;

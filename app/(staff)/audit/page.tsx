@@ -5,8 +5,8 @@ import { AUDIT_ACTIONS } from '@/lib/audit/actions';
 import { listAuditRecords, type AuditRecord } from '@/lib/audit/service';
 import { requireAdmin } from '@/lib/auth/staff';
 import { ApiError } from '@/lib/errors';
-import { stringifyJson } from '@/lib/http/json';
-import { describeIssues } from '@/lib/http/validation';
+import { stringifyJson } from '@/lib/shared/json';
+import { describeIssues } from '@/lib/shared/validation';
 import { ListAuditEventsQuery } from '@/lib/schemas/audit';
 
 export const metadata: Metadata = { title: 'Activity · Plant Store' };

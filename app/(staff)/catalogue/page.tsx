@@ -4,7 +4,7 @@ import { CatalogueView, type CatalogueRow } from '@/components/catalogue/catalog
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { requireStaff } from '@/lib/auth/staff';
 import { ApiError } from '@/lib/errors';
-import { describeIssues } from '@/lib/http/validation';
+import { describeIssues } from '@/lib/shared/validation';
 import { plantEtag } from '@/lib/plants/etag';
 import { browsePlants, toPlant, type BrowsePage } from '@/lib/plants/service';
 import { ListPlantsQuery } from '@/lib/schemas/list';

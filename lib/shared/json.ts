@@ -179,3 +179,7 @@ function serialize(value: unknown): string | undefined {
       return undefined;
   }
 }
+
+/** What a JSON value is, in words: "an array", "null", "a string". */
+export const describeJson = (value: unknown) =>
+  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`;

@@ -10,17 +10,17 @@
 import 'server-only';
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
-import { readLimitedText } from '../http/body';
-import { clientAddress } from '../http/client-address';
+import { readLimitedText } from './body';
+import { clientAddress } from '../shared/client-address';
 import { ApiError } from '../errors';
-import { publicOrigin } from '../http/origin';
-import { errorResponse } from '../http/error-response';
+import { publicOrigin } from './origin';
+import { errorResponse } from './error-response';
 import { log } from '../log';
-import { authOptions } from './next-auth';
-import { admitPasswordAttempt, PasswordHashingBusyError } from './password-admission';
-import { returnPathOn } from './return-path';
-import { isCallbackUrlCookie } from './server-session';
-import { busySecondsOf } from './sign-in-refusal';
+import { authOptions } from '../auth/next-auth';
+import { admitPasswordAttempt, PasswordHashingBusyError } from '../auth/password-admission';
+import { returnPathOn } from '../auth/return-path';
+import { isCallbackUrlCookie } from '../auth/server-session';
+import { busySecondsOf } from '../auth/sign-in-refusal';
 
 /** Room for an email, a password of up to 1,024 characters, a CSRF token and a return path. */
 export const AUTH_BODY_LIMIT_BYTES = 8 * 1024;
