@@ -11,7 +11,6 @@ import { isShuttingDown } from '../shutdown';
 import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
 import { deliveryStore, type AttemptOutcome, type ClaimedDelivery } from './delivery-store';
 import { attemptDelivery, type AttemptResult } from './send';
-import { onDeliverSoon } from './wake';
 
 // Attempts in flight at once, per process.
 const MAX_IN_FLIGHT = 32;
@@ -31,6 +30,8 @@ type State = {
   again: boolean;
   timer?: NodeJS.Timeout;
   schedule: number[];
+  /** The wake of the dispatcher this process started, whichever route bundle's copy of this module asks (wake.ts). */
+  wakeRunning?: () => void;
 };
 
 const state = processWide('webhook-dispatcher', (): State => ({
@@ -133,10 +134,17 @@ export async function startDispatcher(): Promise<void> {
   if (state.started) return;
   state.schedule = retrySchedule();
   state.started = true;
-  onDeliverSoon(wake);
+  state.wakeRunning = wake;
   // Attempts a previous process had claimed when it died are taken again once their lease lapses.
   await deliveryStore().requeueExpired(new Date()).catch(() => 0);
   wake();
+}
+
+/** Wakes the dispatcher this process runs, if it runs one; whether it did. */
+export function wakeRunningDispatcher(): boolean {
+  if (!state.wakeRunning) return false;
+  state.wakeRunning();
+  return true;
 }
 
 // ----- Serverless: after a response, and from the cron route

@@ -1,6 +1,7 @@
 import type { Metadata } from 'next';
 import { CatalogueSearch } from '@/components/catalogue/catalogue-search';
-import { CatalogueView, type CatalogueRow } from '@/components/catalogue/catalogue-view';
+import { CatalogueView } from '@/components/catalogue/catalogue-view';
+import type { CatalogueRow } from '@/components/catalogue/versioned-row';
 import { issueSessionToken } from '@/lib/auth/session-token';
 import { requireStaff } from '@/lib/auth/staff';
 import { ApiError } from '@/lib/errors';
