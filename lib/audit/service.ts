@@ -5,7 +5,7 @@ import { db } from '../db/client';
 import { parseJsonExact } from '../shared/json';
 import { decodeCursor, encodeCursor } from '../shared/cursor';
 import type { Actor, AuditAction, AuditTargetType } from './actions';
-import type { AuditRow } from './records';
+import type { AuditRow } from '../db/stores';
 
 export type AuditRecord = {
   id: number;

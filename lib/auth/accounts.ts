@@ -3,14 +3,15 @@
 // account's session version, which ends every session cookie and page token it holds, and drops
 // this process's cached state of the account, so the next request here already sees it; other
 // instances see it within ACCOUNT_STATE_TTL_MS. Each change writes its audit record in its own
-// transaction.
+// transaction. Disabling an account and demoting an admin could leave no active admin: each is one
+// guarded statement of the engine's (the AccountStore of lib/db/stores.ts), which two admins
+// removing each other at the same moment cannot both pass.
 import 'server-only';
 import type { AuditAction } from '../audit/actions';
 import type { ChangeContext } from '../audit/context';
 import { auditRow, insertAuditRows } from '../audit/records';
-import { db, dbEngine, type Transaction } from '../db/client';
-// Prisma.sql is the same runtime's tag in both generated clients; the adapter writes the placeholders.
-import { Prisma } from '../db/generated/sqlite/client';
+import { db, type Transaction } from '../db/client';
+import { engine } from '../db/engine';
 import { log } from '../log';
 import { forgetAccountState } from './account-state';
 import { claimLoginAttempt, clearLoginAttempts } from './login-throttle';
@@ -35,32 +36,6 @@ function record(tx: Transaction, action: AuditAction, id: string, by: ChangedBy,
   return insertAuditRows(tx, [auditRow({ action, target: { type: 'staff', id }, ...fields }, by)]);
 }
 
-// Timestamps in raw statements, in the format Prisma itself writes on each engine.
-const timestamp = (at: Date) => (dbEngine() === 'sqlite' ? at.toISOString().replace('Z', '+00:00') : at);
-
-// "Someone else is still an active admin", for the two changes that can remove the last one.
-const anotherActiveAdmin = (id: string) =>
-  Prisma.sql`EXISTS (SELECT 1 FROM "User" AS "other" WHERE "other"."role" = 'admin' AND "other"."disabledAt" IS NULL AND "other"."id" <> ${id})`;
-
-// On PostgreSQL, a statement's subquery reads the rows as they were when it started, so two
-// admins disabling each other at once would each still see the other; every change that can
-// remove an admin therefore first takes one transaction-scoped advisory lock (this key; any fixed
-// number will do). SQLite runs one writer at a time, so the statement alone decides there.
-const ADMIN_CHANGE_LOCK = 1402001;
-
-/**
- * Runs one guarded UPDATE so that no two can race past the last-admin rule, and `recorded` in the
- * same transaction when it changed the row; rows it changed.
- */
-function guardedUpdate(statement: Prisma.Sql, recorded: (tx: Transaction) => Promise<void>): Promise<number> {
-  return db().$transaction(async (tx: Transaction) => {
-    if (dbEngine() === 'postgresql') await tx.$queryRaw`SELECT 1 AS "locked" FROM pg_advisory_xact_lock(${ADMIN_CHANGE_LOCK})`;
-    const count = await tx.$executeRaw(statement);
-    if (count === 1) await recorded(tx);
-    return count;
-  });
-}
-
 async function explainUnchanged(id: string, unchangedWhen: (row: { role: string; disabledAt: Date | null }) => string | null) {
   const row = await db().user.findUnique({ where: { id }, select: { email: true, role: true, disabledAt: true } });
   if (!row) return new AccountError('There is no such account (any more).');
@@ -73,15 +48,10 @@ async function explainUnchanged(id: string, unchangedWhen: (row: { role: string;
  * account is enabled).
  */
 export async function disableAccount(id: string, by: ChangedBy): Promise<void> {
-  const count = await guardedUpdate(
-    Prisma.sql`
-    UPDATE "User" SET "disabledAt" = ${timestamp(new Date())}, "sessionVersion" = "sessionVersion" + 1
-    WHERE "id" = ${id} AND "disabledAt" IS NULL AND ("role" <> 'admin' OR ${anotherActiveAdmin(id)})`,
-    async (tx) => {
-      await tx.passwordLink.deleteMany({ where: { userId: id } });
-      await record(tx, 'staff.disabled', id, by);
-    },
-  );
+  const count = await engine().accounts.disableUnlessLastAdmin(id, new Date(), async (tx) => {
+    await tx.passwordLink.deleteMany({ where: { userId: id } });
+    await record(tx, 'staff.disabled', id, by);
+  });
   if (count !== 1) throw await explainUnchanged(id, (row) => (row.disabledAt ? 'That account is already disabled.' : null));
   changed('disable', id, by);
 }
@@ -108,12 +78,7 @@ export async function setAccountRole(id: string, role: Role, by: ChangedBy): Pro
           if (count === 1) await recorded(tx);
           return count;
         })
-      : await guardedUpdate(
-          Prisma.sql`
-          UPDATE "User" SET "role" = ${role}, "sessionVersion" = "sessionVersion" + 1
-          WHERE "id" = ${id} AND "role" <> ${role} AND ("role" <> 'admin' OR "disabledAt" IS NOT NULL OR ${anotherActiveAdmin(id)})`,
-          recorded,
-        );
+      : await engine().accounts.setRoleUnlessLastAdmin(id, role, recorded);
   if (count !== 1) throw await explainUnchanged(id, (row) => (row.role === role ? `That account is already ${role === 'admin' ? 'an admin' : 'staff'}.` : null));
   changed('set-role', id, by, { role });
 }

@@ -3,8 +3,8 @@
 import 'server-only';
 import type { ChangeContext } from '../audit/context';
 import { auditRow, insertAuditRows } from '../audit/records';
-import { db, dbEngine } from '../db/client';
-import { prepared, toSqliteTime, whenNotBusy } from '../db/sqlite-connection';
+import { db } from '../db/client';
+import { engine } from '../db/engine';
 import { randomId } from '../ids';
 import { log } from '../log';
 import { TokenName } from '../schemas/token';
@@ -184,24 +184,7 @@ export async function checkApiToken(token: string, now = new Date()): Promise<To
   if (!record.lastUsedAt || now.getTime() - record.lastUsedAt.getTime() >= LAST_USED_PRECISION_MS) {
     // Marked on the shared record first, so concurrent requests do not all write it.
     record.lastUsedAt = now;
-    await recordTokenUse(record.id, now);
+    await engine().tokenUse.recordUse(record.id, now);
   }
   return { status: 'valid', tokenId: record.id, userId: record.createdById, scopes };
-}
-
-/**
- * Notes when a token was last used. On SQLite this runs at once on the API's own connection
- * (lib/db/sqlite-connection.ts); if another process holds the file, it is retried in the
- * background: a minute-precise note must never hold a request up, nor stall the process as
- * Prisma's blocking wait would.
- */
-async function recordTokenUse(id: string, at: Date): Promise<void> {
-  if (dbEngine() === 'postgresql') {
-    // updateMany: a token deleted meanwhile (with its account) is no fault of the request.
-    await db().apiToken.updateMany({ where: { id }, data: { lastUsedAt: at } });
-    return;
-  }
-  whenNotBusy(() => prepared<[string, string]>('UPDATE "ApiToken" SET "lastUsedAt" = ? WHERE "id" = ?').run(toSqliteTime(at), id)).catch(
-    (error: unknown) => log.warn('could not record a token use', { tokenId: id, error: error instanceof Error ? error.message : String(error) }),
-  );
 }

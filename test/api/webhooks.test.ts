@@ -4,7 +4,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/api';
 import { OPERATOR_COMMAND, staffContext } from '../../lib/audit/context';
 import { db } from '../../lib/db/client';
-import { deliveryStore } from '../../lib/webhooks/delivery-store';
+import { engine } from '../../lib/db/engine';
+import { recipientsOf } from '../../lib/webhooks/recipients';
 import { insertOutboxRows, plantEvent } from '../../lib/webhooks/outbox';
 import { listAuditRecords } from '../../lib/audit/service';
 import {
@@ -338,11 +339,11 @@ describe.runIf(testEngine() === 'postgresql')('claiming deliveries on PostgreSQL
       const events = Array.from({ length: 200 }, (_, index) => plantEvent('plant.created', { id: BigInt(index + 1), name: `Plant ${index}` }, new Date(Date.now() + 1000)));
       await db().$transaction((tx) => insertOutboxRows(tx, events));
       const now = new Date(Date.now() + 2000);
-      expect(await deliveryStore().fanOut({ limit: 500, madeBy: now, now })).toBe(200);
+      expect(await engine().deliveries.fanOut({ limit: 500, madeBy: now, now, recipients: recipientsOf })).toBe(200);
 
       // Twenty claims at once, on ten pooled connections: with SKIP LOCKED each row goes to one.
       const claims = await Promise.all(
-        Array.from({ length: 20 }, () => deliveryStore().claim({ limit: 15, now: new Date(now.getTime() + 1000), leaseUntil: new Date(now.getTime() + 60_000) })),
+        Array.from({ length: 20 }, () => engine().deliveries.claim({ limit: 15, now: new Date(now.getTime() + 1000), leaseUntil: new Date(now.getTime() + 60_000) })),
       );
       const taken = claims.flat().map((delivery) => delivery.id);
       expect(new Set(taken).size).toBe(taken.length);

@@ -1,21 +1,22 @@
-// The plant statements as SQL through Prisma's client (used on PostgreSQL). A batch is inserted
-// with one statement per chunk (unnest), and search uses two GIN indexes on "nameFolded": pg_trgm's
-// for three characters or more, plant_short_grams's for one or two.
+// The plant statements on PostgreSQL, as SQL through Prisma's client, built into the plant store by
+// lib/db/plant-store.ts. A batch chunk is inserted with one statement (unnest), and search uses two
+// GIN indexes on "nameFolded": pg_trgm's for three characters or more, plant_short_grams's for one or
+// two.
+//
+// Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
+// round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
+// store 6,993 plants/s with one client; a search asks the trigram and plant_short_grams indexes, p99
+// 20.2 ms over the search mix on 100,000 plants (docs/performance.md, The catalogue on 100,000
+// plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
 import 'server-only';
-import { insertChangeRecordsOnPostgresql } from '../change-records';
-import { db, type Client } from '../db/client';
-import { ApiError } from '../errors';
-import { foldForSearch, usesTrigramIndex } from '../shared/fold';
-import type { InsertOutcome, PlantChange, PlantQuery, PlantStore, PlantValues, RecordChanges } from './store';
-import { LOWEST_FREE_POSITIVE_ID, containsPattern } from './shared-sql';
+import { db } from '../client';
+import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
+import { plantStoreOf } from '../plant-store';
+import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern } from '../shared-sql';
+import type { InsertOutcome, PlantChange, PlantQuery, PlantValues } from '../stores';
+import { postgresqlChangeRecords, type Queryable } from './change-records';
 
-type Queryable = Pick<Client, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 type StoredRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
-
-// Waiting for a pooled connection counts against maxWait; as long as a plain query may wait.
-const TRANSACTION_OPTIONS = { maxWait: 5000, timeout: 15_000 };
-const COLUMNS = '"seq", "id", "name", "tag", "createdAt"';
-const COLUMNS_OF_P = 'p."seq", p."id", p."name", p."tag", p."createdAt"';
 
 // Ids travel as text and are cast in SQL, so none passes through a JavaScript number. The
 // unique index on id decides: a taken id (by a stored plant or an earlier item) inserts nothing.
@@ -24,44 +25,16 @@ const INSERT_MANY = `INSERT INTO "Plant" ("id", "name", "tag", "nameFolded")
   FROM unnest($1::text[]::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS item("id", "name", "tag", "nameFolded", "position")
   ORDER BY "position"
   ON CONFLICT ("id") DO NOTHING
-  RETURNING ${COLUMNS}`;
-const FIND_MANY = `SELECT ${COLUMNS} FROM "Plant" WHERE "id" = ANY($1::text[]::bigint[])`;
-const FIND_BY_ID = `SELECT ${COLUMNS} FROM "Plant" WHERE "id" = $1::text::bigint`;
+  RETURNING ${PLANT_COLUMNS}`;
+const FIND_MANY = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ANY($1::text[]::bigint[])`;
+const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = $1::text::bigint`;
 const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
-const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${COLUMNS}`;
+const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
-const MAX_ID = `SELECT max("id") AS "id" FROM "Plant"`;
 
 // A row whose id was taken when we inserted, then freed by a delete before we could read it:
 // inserting it again is right, and rare enough that a few attempts always settle it.
 const INSERT_ATTEMPTS = 3;
-
-function isTransactionTimeout(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2028';
-}
-
-/**
- * The one way plants change on PostgreSQL: `work` makes its changes inside one transaction and
- * lists them in `changed`. Their audit records and webhook events are written from that list here,
- * through `tx` (one statement for all of them), before the transaction commits, so a change and
- * its records are stored together or not at all.
- */
-async function changePlants<T>(record: RecordChanges, work: (tx: Queryable, changed: PlantChange[]) => Promise<T>): Promise<T> {
-  try {
-    return await db().$transaction(async (tx) => {
-      const changed: PlantChange[] = [];
-      const result = await work(tx, changed);
-      // The events statement keeps them only if an endpoint is enabled (one round trip either way).
-      if (changed.length > 0) await insertChangeRecordsOnPostgresql(tx, record(changed, { events: true }));
-      return result;
-    }, TRANSACTION_OPTIONS);
-  } catch (error) {
-    if (isTransactionTimeout(error)) {
-      throw new ApiError('unavailable', 'The database is busy: retry in a moment', { 'Retry-After': '1' });
-    }
-    throw error;
-  }
-}
 
 const query = (on: Queryable, sql: string, ...values: unknown[]) => on.$queryRawUnsafe<StoredRow[]>(sql, ...values);
 
@@ -125,34 +98,26 @@ function listStatement(query: PlantQuery): { sql: string; parameters: (string | 
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
   if (bound !== undefined) conditions.push(`p."seq" ${newestFirst ? '<' : '>'} ${parameter(bound)}`);
   const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
-  const sql = `SELECT ${COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY p."seq" ${newestFirst ? 'DESC' : 'ASC'} LIMIT ${parameter(query.take)}`;
+  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY p."seq" ${newestFirst ? 'DESC' : 'ASC'} LIMIT ${parameter(query.take)}`;
   return { sql, parameters };
 }
 
-export const prismaPlantStore: PlantStore = {
-  insertMany(plants, record) {
-    return changePlants(record, (tx, changed) => insertMany(tx, plants, changed));
+export const postgresqlPlants = plantStoreOf<Queryable>({
+  // An interactive transaction of Prisma's client, with the client's one set of transaction options
+  // (lib/db/client.ts).
+  transaction: (work) => db().$transaction(async (tx) => work(tx)),
+  changeRecords: postgresqlChangeRecords,
+  insertMany,
+  async lockById(tx, id) {
+    const [current = null] = await query(tx, LOCK_BY_ID, id.toString());
+    return current;
   },
-  update(id, change, record) {
-    return changePlants(record, async (tx, changed) => {
-      const [current = null] = await query(tx, LOCK_BY_ID, id.toString());
-      const next = change(current);
-      if (!current) throw new Error('update: change() must refuse a missing plant');
-      if (next.name === current.name && next.tag === current.tag) return current;
-      const [row] = await query(tx, UPDATE, next.name, next.tag, foldForSearch(next.name), current.seq);
-      changed.push({ kind: 'updated', plant: row, previous: current });
-      return row;
-    });
+  async update(tx, seq, { name, tag }) {
+    const [row] = await query(tx, UPDATE, name, tag, foldForSearch(name), seq);
+    return row;
   },
-  delete(id, check, record) {
-    return changePlants(record, async (tx, changed) => {
-      const [current = null] = await query(tx, LOCK_BY_ID, id.toString());
-      check(current);
-      if (!current) throw new Error('delete: check() must refuse a missing plant');
-      await tx.$executeRawUnsafe(DELETE, current.seq);
-      changed.push({ kind: 'deleted', previous: current });
-      return current;
-    });
+  async delete(tx, seq) {
+    await tx.$executeRawUnsafe(DELETE, seq);
   },
   async findById(id) {
     const [row = null] = await query(db(), FIND_BY_ID, id.toString());
@@ -163,12 +128,11 @@ export const prismaPlantStore: PlantStore = {
     return query(db(), sql, ...parameters);
   },
   async maxId() {
-    const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_ID);
+    const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);
     return row?.id ?? null;
   },
   async lowestFreePositiveId() {
-    const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(LOWEST_FREE_POSITIVE_ID);
-    if (row?.id == null) throw new Error('every positive int64 id is taken');
-    return BigInt(row.id);
+    const [row] = await db().$queryRawUnsafe<{ id: bigint | number | null }[]>(LOWEST_FREE_POSITIVE_ID);
+    return row?.id == null ? null : BigInt(row.id);
   },
-};
+});

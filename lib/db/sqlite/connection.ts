@@ -1,15 +1,19 @@
-// The process's own better-sqlite3 connection for the API's hot statements (plants, token use),
-// beside the Prisma client's. Prisma's query interpreter cost more per create than token check,
-// validation and response together (see docs/performance-log.md); a prepared statement
-// costs a few microseconds.
+// SQLite's own better-sqlite3 connection in this process, beside the Prisma client's, for the
+// statements on the API's hot paths (lib/db/sqlite/*.ts: plants, their change records, token use,
+// the dispatcher's, the sign-in throttle). Prisma's query interpreter and adapter were about a third
+// of a create's CPU, more than token check, validation and response together; as prepared
+// statements here, a create with its audit record is 61.6 µs of SQLite work (docs/performance-log.md,
+// 2026-11-24: Where the time went, and What made the project's part cheaper). It also lets a write
+// that finds the file locked wait without blocking the event loop, where Prisma's adapter waits
+// synchronously and stalls the whole process.
 import 'server-only';
 import Database from 'better-sqlite3';
-import { processWide } from '../process-wide';
-import { ensureSqliteFile } from './url';
+import { processWide } from '../../process-wide';
+import { BUSY_WAIT_LIMIT_MS, DatabaseBusyError } from '../busy';
+import { ensureSqliteFile } from '../url';
 
 // A write that finds the file locked (a Prisma transaction in this process, the CLI in another)
-// waits without blocking the event loop, and gives up after this long.
-const BUSY_WAIT_LIMIT_MS = 5000;
+// waits without blocking the event loop, and gives up after BUSY_WAIT_LIMIT_MS.
 const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
@@ -56,26 +60,6 @@ export function closeSqliteConnection(): void {
   shared.current = undefined;
 }
 
-const BUSY_MARK = Symbol.for('plant-store.database-busy');
-
-/** The database stayed locked for longer than a request should wait. */
-export class DatabaseBusyError extends Error {
-  readonly [BUSY_MARK] = true;
-  constructor(cause: unknown) {
-    super(`The SQLite database stayed locked for ${BUSY_WAIT_LIMIT_MS} ms`, { cause });
-    this.name = 'DatabaseBusyError';
-  }
-}
-
-/**
- * Whether `error` is a DatabaseBusyError. Not `instanceof`: Next evaluates this module once per
- * route bundle, and a grouped write (inTransaction) may be flushed, and refused, by another
- * bundle's copy of the class.
- */
-export function isDatabaseBusyError(error: unknown): error is DatabaseBusyError {
-  return typeof error === 'object' && error !== null && (error as { [BUSY_MARK]?: boolean })[BUSY_MARK] === true;
-}
-
 function isBusy(error: unknown): boolean {
   return error instanceof Database.SqliteError && SQLITE_BUSY.test(error.code);
 }
@@ -100,7 +84,9 @@ export async function whenNotBusy<T>(statement: () => T): Promise<T> {
 
 // Writes that arrive in the same turn of the event loop share one transaction, each in a
 // savepoint of its own: one commit (and one pass of the write-ahead log over the pages they share)
-// instead of one each. Under concurrent creates that is most of a create's cost. A group runs
+// instead of one each. Under concurrent creates that is most of a create's cost: committed one by
+// one, a create with its audit record and event cost about 4× its SQLite time; under load a commit
+// carries 19 creates on average on the direct path (docs/performance-log.md). A group runs
 // synchronously, holding the event loop, so it is bounded by weight (a plant a unit: a batch chunk
 // weighs its plants), not only by count: ten parallel 1,000-plant batches would otherwise commit
 // 2,500 plants, their audit records and events in one slice, and /api/health would wait for it.

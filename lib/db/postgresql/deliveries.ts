@@ -1,20 +1,21 @@
-// The dispatcher's statements on PostgreSQL (see delivery-store.ts), where several instances share
-// the outbox. Fan-out takes a transaction-scoped advisory lock, so one instance at a time turns
-// events into deliveries, in event order. Claims lock the rows they take with FOR UPDATE SKIP
-// LOCKED and mark them taken for a lease in the same statement: two instances never attempt the
-// same delivery at the same time, and neither waits for the other.
+// The dispatcher's statements on PostgreSQL (the DeliveryStore of lib/db/stores.ts), where several
+// instances share the outbox. Fan-out takes a transaction-scoped advisory lock, so one instance at a
+// time turns events into deliveries, in event order. Claims lock the rows they take with FOR UPDATE
+// SKIP LOCKED and mark them taken for a lease in the same statement: two instances never attempt the
+// same delivery at the same time, and neither waits for the other. Those two are raw SQL because
+// Prisma's query API has neither advisory locks nor SKIP LOCKED; the rest is Prisma's query API.
 import 'server-only';
-import { db } from '../db/client';
-import { randomId } from '../ids';
-import { recipientsOf, type ClaimedDelivery, type DeliveryStore } from './delivery-store';
+import { db } from '../client';
+import { randomId } from '../../ids';
+import type { ClaimedDelivery, DeliveryStore } from '../stores';
 
 // Any fixed number: the advisory lock that serialises fan-out across instances.
 const FAN_OUT_LOCK = 0x706c616e74; // "plant"
 
 type EventRow = { seq: number; type: string; plantId: bigint | null; endpointId: string | null; createdAt: Date };
 
-export const postgresqlDeliveryStore: DeliveryStore = {
-  fanOut({ limit, madeBy, now }) {
+export const postgresqlDeliveries: DeliveryStore = {
+  fanOut({ limit, madeBy, now, recipients }) {
     return db().$transaction(async (tx) => {
       const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}::bigint) AS "locked"`;
       // Another instance is fanning out; it takes these events in order.
@@ -28,7 +29,7 @@ export const postgresqlDeliveryStore: DeliveryStore = {
       if (events.length === 0) return 0;
       const endpoints = await tx.webhookEndpoint.findMany({ select: { id: true, events: true, enabled: true, createdAt: true } });
       const deliveries = events.flatMap((event: EventRow) =>
-        recipientsOf(event, endpoints).map((endpointId) => ({
+        recipients(event, endpoints).map((endpointId) => ({
           id: randomId('dlv_'),
           eventSeq: event.seq,
           endpointId,
