@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { auditRetentionDays } from '../lib/audit/retention-config';
-import { resolveAuthSecret } from '../lib/auth/secret';
+import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { configuredPublicOrigin } from '../lib/http/origin';

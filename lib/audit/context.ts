@@ -2,7 +2,7 @@
 // change itself. Route handlers, server actions and operator commands each build one.
 import 'server-only';
 import { headers } from 'next/headers';
-import type { Principal } from '../auth/credentials';
+import type { Principal } from '../auth/tokens/credentials';
 import { db } from '../db/client';
 import { clientAddress, UNKNOWN_ADDRESS } from '../shared/client-address';
 import { requestIdOf } from '../shared/request-id';

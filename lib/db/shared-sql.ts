@@ -47,7 +47,7 @@ export const OUTBOX_COLUMNS = '"id", "type", "plantId", "endpointId", "payload",
  */
 export const ANY_ENABLED_ENDPOINT = 'EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE "enabled")';
 
-// ----- The sign-in throttle (lib/auth/login-throttle.ts decides the schedule)
+// ----- The sign-in throttle (lib/auth/passwords/login-throttle.ts decides the schedule)
 
 /**
  * The wait after "LoginThrottle"."attempts" attempts, in SQL, from `delaysMs` (the wait after n

@@ -12,8 +12,8 @@
 // before it runs (one synchronous step), so a burst of forged tokens cannot all start lookups while
 // the first are still in flight.
 import 'server-only';
-import { authenticate, bearerToken, type Principal } from '../auth/bearer';
-import { hashApiToken, isWellFormedApiToken } from '../auth/token-format';
+import { authenticate, bearerToken, type Principal } from '../auth/tokens/bearer';
+import { hashApiToken, isWellFormedApiToken } from '../auth/tokens/format';
 import { processWide } from '../process-wide';
 import { addressWindows, secondsLeftIn, type AddressWindow } from '../shared/address-windows';
 import { clientAddress } from '../shared/client-address';

@@ -5,7 +5,7 @@
 // body is read within a small limit, every callbackUrl is a path on this site, the origin is the
 // configured one, and the answer names no origin a client chose and is never cached. A sign-in is
 // admitted before next-auth runs: each client address has an allowance of password attempts a
-// minute (lib/auth/password-admission.ts), past which the answer is a 429 with Retry-After; one
+// minute (lib/auth/passwords/admission.ts), past which the answer is a 429 with Retry-After; one
 // that finds the global cap on password hashing full is a 503 with Retry-After.
 import 'server-only';
 import NextAuth from 'next-auth';
@@ -16,11 +16,11 @@ import { ApiError } from '../errors';
 import { publicOrigin } from './origin';
 import { errorResponse } from './error-response';
 import { log } from '../log';
-import { authOptions } from '../auth/next-auth';
-import { admitPasswordAttempt, PasswordHashingBusyError } from '../auth/password-admission';
-import { returnPathOn } from '../auth/return-path';
-import { isCallbackUrlCookie } from '../auth/server-session';
-import { busySecondsOf } from '../auth/sign-in-refusal';
+import { authOptions } from '../auth/sessions/next-auth';
+import { admitPasswordAttempt, PasswordHashingBusyError } from '../auth/passwords/admission';
+import { returnPathOn } from '../auth/sessions/return-path';
+import { isCallbackUrlCookie } from '../auth/sessions/server-session';
+import { busySecondsOf } from '../auth/sessions/sign-in-refusal';
 
 /** Room for an email, a password of up to 1,024 characters, a CSRF token and a return path. */
 export const AUTH_BODY_LIMIT_BYTES = 8 * 1024;

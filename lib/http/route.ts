@@ -1,8 +1,8 @@
 // The wrapper every API route goes through: request id, authentication, error mapping, access log.
 // Route handlers then read as authenticate → parse → act → respond, with the mechanics here.
 import 'server-only';
-import type { Principal } from '../auth/bearer';
-import { insufficientScope } from '../auth/credentials';
+import type { Principal } from '../auth/tokens/bearer';
+import { insufficientScope } from '../auth/tokens/credentials';
 import type { Scope } from '../auth/scopes';
 import { log } from '../log';
 import { isShuttingDown } from '../shutdown';

@@ -2,8 +2,8 @@
 // with the change; GET /audit-events reads it back.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND, staffContext } from '../../lib/audit/context';
-import { createApiToken, revokeApiToken } from '../../lib/auth/api-tokens';
-import { issueSessionToken } from '../../lib/auth/session-token';
+import { createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens';
+import { issueSessionToken } from '../../lib/auth/tokens/session-token';
 import { db } from '../../lib/db/client';
 import { pruneExpired } from '../../lib/retention';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';

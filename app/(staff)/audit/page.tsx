@@ -3,7 +3,7 @@ import Link from 'next/link';
 import { Timestamp } from '@/components/timestamp';
 import { AUDIT_ACTIONS } from '@/lib/audit/actions';
 import { listAuditRecords, type AuditRecord } from '@/lib/audit/service';
-import { requireAdmin } from '@/lib/auth/staff';
+import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { ApiError } from '@/lib/errors';
 import { stringifyJson } from '@/lib/shared/json';
 import { describeIssues } from '@/lib/shared/validation';

@@ -3,13 +3,13 @@
 import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { incomingRequest } from '../audit/context';
-import { endSessions } from './accounts';
+import { incomingRequest } from '../../audit/context';
+import { endSessions } from '../accounts/changes';
 import { returnPathOn } from './return-path';
 import { resolveAuthSecret } from './secret';
-import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './sessions';
+import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './rules';
 import { authorizeStaff } from './sign-in';
-import { log } from '../log';
+import { log } from '../../log';
 
 // next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
 // route hands it the configured public origin, never a client's (lib/http/next-auth-route.ts).

@@ -2,11 +2,11 @@
 // disabled, and its session version. Read from the database through a short cache, so an API
 // call costs no read of its own; that cache is what bounds how soon a change made elsewhere
 // (another instance, the CLI) takes effect here, and every change made through this process
-// drops the account's entry at once (lib/auth/accounts.ts).
+// drops the account's entry at once (lib/auth/accounts/changes.ts).
 import 'server-only';
-import { db } from '../db/client';
-import { shortCache } from '../short-cache';
-import { isRole, type Role } from './scopes';
+import { db } from '../../db/client';
+import { shortCache } from '../../short-cache';
+import { isRole, type Role } from '../scopes';
 
 export type AccountState = { role: Role; disabled: boolean; sessionVersion: number };
 

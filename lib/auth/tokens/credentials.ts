@@ -1,7 +1,7 @@
 // What every kind of bearer credential shares: who a caller is, and how a refusal is phrased.
 import 'server-only';
-import { ApiError, type ErrorKind } from '../errors';
-import type { Scope } from './scopes';
+import { ApiError, type ErrorKind } from '../../errors';
+import type { Scope } from '../scopes';
 
 /** Who is calling, and what they may do: the credential's scopes, capped by its account's role. */
 export type Principal =

@@ -1,8 +1,8 @@
 // A fresh install has no staff account, so nobody can sign in: say how to make one, once, when
 // the server starts.
 import 'server-only';
-import { log } from '../log';
-import { countUsers } from './users';
+import { log } from '../../log';
+import { countUsers } from './directory';
 
 export async function hintWhenNoStaff(): Promise<void> {
   try {

@@ -3,7 +3,7 @@
 // it. Browser-safe on purpose.
 const TOO_MANY_ATTEMPTS = 'TooManyAttempts';
 const ACCOUNT_DISABLED = 'AccountDisabled';
-// The global cap on password hashing was full (lib/auth/password-admission.ts); the sign-in route
+// The global cap on password hashing was full (lib/auth/passwords/admission.ts); the sign-in route
 // turns this into a 503 with Retry-After.
 const BUSY = 'Busy';
 // A fault, not a refusal; its detail stays in the server's log.

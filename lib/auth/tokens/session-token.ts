@@ -1,16 +1,16 @@
 // The short-lived bearer token the signed-in page uses to call the API. It is a JWT signed with a
 // key derived from AUTH_SECRET, carrying the account's session version and its role's scopes.
 // Ten minutes keeps a leaked token nearly worthless; the page renews it before it runs out. Every
-// use is also checked against the account's current state (lib/auth/account-state.ts, a short
+// use is also checked against the account's current state (lib/auth/accounts/state.ts, a short
 // cache, not a read per request), so signing out, a disable, a role change or a password reset
 // ends the token at once instead of when it expires.
 import 'server-only';
 import { hkdfSync } from 'node:crypto';
 import { SignJWT, errors, jwtVerify } from 'jose';
-import { accountState } from './account-state';
-import { resolveAuthSecret } from './secret';
+import { accountState } from '../accounts/state';
+import { resolveAuthSecret } from '../sessions/secret';
 import { ACCOUNT_DISABLED_MESSAGE, unauthorized, type CredentialVerifier } from './credentials';
-import { ROLE_SCOPES, formatScopes, parseScopes, scopesWithin, type Role } from './scopes';
+import { ROLE_SCOPES, formatScopes, parseScopes, scopesWithin, type Role } from '../scopes';
 
 export const SESSION_TOKEN_AUDIENCE = 'plants-api';
 const ISSUER = 'plant-store';

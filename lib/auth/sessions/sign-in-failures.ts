@@ -6,12 +6,12 @@
 // The counts live in this process's memory: a summary still pending when the process stops is lost
 // (its failures are in the log all the same).
 import 'server-only';
-import { recordAudit } from '../audit/records';
-import type { ChangeContext } from '../audit/context';
-import { addressBucket, WINDOW_MS } from '../shared/address-windows';
-import { UNKNOWN_ADDRESS } from '../shared/client-address';
-import { log } from '../log';
-import { processWide } from '../process-wide';
+import { recordAudit } from '../../audit/records';
+import type { ChangeContext } from '../../audit/context';
+import { addressBucket, WINDOW_MS } from '../../shared/address-windows';
+import { UNKNOWN_ADDRESS } from '../../shared/client-address';
+import { log } from '../../log';
+import { processWide } from '../../process-wide';
 
 /** Failures from one address a minute that are recorded each in full. */
 export const FAILED_SIGN_INS_RECORDED_IN_FULL = 5;

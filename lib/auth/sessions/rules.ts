@@ -1,14 +1,14 @@
 // The rules a staff session cookie lives by, beyond next-auth's signature check. The cookie is a
 // signed JWT that carries its account's session version and the time its sign-in happened:
 // - it ends when the account's version moves on (sign-out, password change or reset, disable,
-//   role change, "sign out everywhere": lib/auth/accounts.ts), or the account is disabled or gone;
+//   role change, "sign out everywhere": lib/auth/accounts/changes.ts), or the account is disabled or gone;
 // - it ends SESSION_MAX_AGE_SECONDS after the sign-in, whatever happens meanwhile: next-auth
 //   re-issues the cookie on every GET /api/auth/session, and the re-issued token's expiry is
 //   clamped to that moment, so a copied cookie cannot be kept alive by refreshing it.
 import 'server-only';
 import type { JWT, JWTEncodeParams } from 'next-auth/jwt';
 import { encode } from 'next-auth/jwt';
-import { accountState } from './account-state';
+import { accountState } from '../accounts/state';
 
 /** The longest a sign-in lasts; refreshing the session never extends it. */
 export const SESSION_MAX_AGE_SECONDS = 12 * 60 * 60;

@@ -9,9 +9,9 @@
 // decides whether it may run. With a check before the password and a count after it, parallel
 // attempts all passed the check while the first were still hashing (100 at once ran 63 checks).
 import 'server-only';
-import { engine } from '../db/engine';
-import { log } from '../log';
-import { processWide } from '../process-wide';
+import { engine } from '../../db/engine';
+import { log } from '../../log';
+import { processWide } from '../../process-wide';
 
 const FREE_ATTEMPTS = 5;
 const WINDOW_MS = 15 * 60 * 1000;

@@ -1,20 +1,20 @@
 // Checking a staff member's email and password, for next-auth's Credentials provider. The cheap
 // refusals come first: the client address's allowance (lib/http/next-auth-route.ts, before
 // next-auth runs), input over its limit, then the email's throttle, which claims the attempt
-// before the password is hashed (lib/auth/login-throttle.ts); the hash itself waits for a slot of
-// the global cap (lib/auth/password-admission.ts). Every outcome is one JSON log line with the
+// before the password is hashed (lib/auth/passwords/login-throttle.ts); the hash itself waits for a slot of
+// the global cap (lib/auth/passwords/admission.ts). Every outcome is one JSON log line with the
 // email and the client's address; never the password. Failures are audited within a bound
-// (lib/auth/sign-in-failures.ts).
+// (lib/auth/sessions/sign-in-failures.ts).
 import 'server-only';
-import { recordAudit } from '../audit/records';
-import { clientAddress, UNKNOWN_ADDRESS } from '../shared/client-address';
-import { requestIdOf } from '../shared/request-id';
-import { log } from '../log';
-import { recordSignIn } from './accounts';
-import { claimLoginAttempt, clearLoginAttempts } from './login-throttle';
-import { dummyPasswordHash, verifyPassword } from './password';
-import { PasswordHashingBusyError } from './password-admission';
-import { isOverlongPassword } from './password-policy';
+import { recordAudit } from '../../audit/records';
+import { clientAddress, UNKNOWN_ADDRESS } from '../../shared/client-address';
+import { requestIdOf } from '../../shared/request-id';
+import { log } from '../../log';
+import { recordSignIn } from '../accounts/changes';
+import { claimLoginAttempt, clearLoginAttempts } from '../passwords/login-throttle';
+import { dummyPasswordHash, verifyPassword } from '../passwords/hash';
+import { PasswordHashingBusyError } from '../passwords/admission';
+import { isOverlongPassword } from '../passwords/policy';
 import { recordFailedSignIn } from './sign-in-failures';
 import {
   accountDisabledError,
@@ -25,9 +25,9 @@ import {
   signInUnavailableError,
   tooManyAttemptsError,
 } from './sign-in-refusal';
-import { findUserByEmail } from './users';
+import { findUserByEmail } from '../accounts/directory';
 
-// RFC 5321's limit on an address; no account can have a longer one (lib/auth/users.ts).
+// RFC 5321's limit on an address; no account can have a longer one (lib/auth/accounts/directory.ts).
 export const EMAIL_MAX_LENGTH = 254;
 
 type Credentials = Partial<Record<'email' | 'password', unknown>> | undefined;

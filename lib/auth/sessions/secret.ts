@@ -4,7 +4,7 @@ import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { databaseEngine, ensureSqliteFile } from '../db/url';
+import { databaseEngine, ensureSqliteFile } from '../../db/url';
 
 export type AuthSecret = { secret: string; source: 'environment' | 'file' | 'generated'; file?: string };
 

@@ -11,11 +11,11 @@
 // The limits live in each process's memory; each instance admits its own share.
 import 'server-only';
 import { availableParallelism } from 'node:os';
-import { addressWindows, secondsLeftIn } from '../shared/address-windows';
-import { UNKNOWN_ADDRESS } from '../shared/client-address';
-import { ApiError } from '../errors';
-import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../shared/rate-limit-config';
-import { NoSlotError, slots } from '../slots';
+import { addressWindows, secondsLeftIn } from '../../shared/address-windows';
+import { UNKNOWN_ADDRESS } from '../../shared/client-address';
+import { ApiError } from '../../errors';
+import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared/rate-limit-config';
+import { NoSlotError, slots } from '../../slots';
 
 // Hashes that may wait for a slot, per slot: at about 100 ms a hash, a wait of under half a second.
 const QUEUED_PER_SLOT = 4;

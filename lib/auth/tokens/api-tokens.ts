@@ -1,17 +1,17 @@
 // API tokens in the database: only the SHA-256 of each secret is kept. Every change to tokens
 // goes through this module.
 import 'server-only';
-import type { ChangeContext } from '../audit/context';
-import { auditRow, insertAuditRows } from '../audit/records';
-import { db } from '../db/client';
-import { engine } from '../db/engine';
-import { randomId } from '../ids';
-import { log } from '../log';
-import { TokenName } from '../schemas/token';
-import { shortCache } from '../short-cache';
-import { accountState } from './account-state';
-import { DEFAULT_TOKEN_SCOPES, ROLE_SCOPES, formatScopes, isRole, parseScopes, scopesWithin, type Scope } from './scopes';
-import { displayPrefix, generateApiToken, hashApiToken } from './token-format';
+import type { ChangeContext } from '../../audit/context';
+import { auditRow, insertAuditRows } from '../../audit/records';
+import { db } from '../../db/client';
+import { engine } from '../../db/engine';
+import { randomId } from '../../ids';
+import { log } from '../../log';
+import { TokenName } from '../../schemas/token';
+import { shortCache } from '../../short-cache';
+import { accountState } from '../accounts/state';
+import { DEFAULT_TOKEN_SCOPES, ROLE_SCOPES, formatScopes, isRole, parseScopes, scopesWithin, type Scope } from '../scopes';
+import { displayPrefix, generateApiToken, hashApiToken } from './format';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Recording every use would turn each read into a write; a minute's precision is plenty.

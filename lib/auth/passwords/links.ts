@@ -4,21 +4,21 @@
 // new one for an account ends the older ones. It travels in the URL's fragment
 // (/set-password#<secret>), which browsers never send to a server: it stays out of access logs,
 // proxies and Referer headers. A link works only while its account is enabled, and disabling an
-// account ends its links (lib/auth/accounts.ts).
+// account ends its links (lib/auth/accounts/changes.ts).
 //
 // Setting a password is open to anyone who holds a link, so its costly part, the hash, comes last:
 // the client address's allowance is counted first, then the link is looked up by the hash of its
-// secret, and only a usable link's password is checked and hashed (lib/auth/password-admission.ts).
+// secret, and only a usable link's password is checked and hashed (lib/auth/passwords/admission.ts).
 import 'server-only';
 import { createHash, randomBytes } from 'node:crypto';
-import type { ChangeContext } from '../audit/context';
-import { auditRow, insertAuditRows } from '../audit/records';
-import { db, type Transaction } from '../db/client';
-import { randomId } from '../ids';
-import { forgetAccountState } from './account-state';
-import { hashPassword } from './password';
-import { admitPasswordAttempt } from './password-admission';
-import { assertAcceptablePassword } from './password-policy';
+import type { ChangeContext } from '../../audit/context';
+import { auditRow, insertAuditRows } from '../../audit/records';
+import { db, type Transaction } from '../../db/client';
+import { randomId } from '../../ids';
+import { forgetAccountState } from '../accounts/state';
+import { hashPassword } from './hash';
+import { admitPasswordAttempt } from './admission';
+import { assertAcceptablePassword } from './policy';
 
 export const PASSWORD_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const SET_PASSWORD_PATH = '/set-password';

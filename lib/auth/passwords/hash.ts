@@ -1,10 +1,10 @@
 // Staff passwords, hashed with scrypt: memory-hard and built into Node, so there is no native
 // dependency to compile. The parameters are stored with each hash so they can be raised later.
-// Every hash runs in a slot of the global cap (lib/auth/password-admission.ts), so a burst of
+// Every hash runs in a slot of the global cap (lib/auth/passwords/admission.ts), so a burst of
 // password work waits or is refused rather than filling the thread pool the whole server shares.
 import 'server-only';
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
-import { inHashingSlot } from './password-admission';
+import { inHashingSlot } from './admission';
 
 const PARAMETERS = { N: 2 ** 15, r: 8, p: 1 };
 const KEY_LENGTH = 32;

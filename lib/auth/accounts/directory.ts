@@ -2,15 +2,15 @@
 // listing them; the changes an admin or the account's owner makes are in accounts.ts.
 import 'server-only';
 import { z } from 'zod';
-import { OPERATOR_COMMAND, type ChangeContext } from '../audit/context';
-import { auditRow, insertAuditRows } from '../audit/records';
-import { db } from '../db/client';
-import { randomId } from '../ids';
-import { log } from '../log';
-import { hashPassword } from './password';
-import { issuePasswordLink } from './password-links';
-import { assertAcceptablePassword } from './password-policy';
-import { isRole, type Role } from './scopes';
+import { OPERATOR_COMMAND, type ChangeContext } from '../../audit/context';
+import { auditRow, insertAuditRows } from '../../audit/records';
+import { db } from '../../db/client';
+import { randomId } from '../../ids';
+import { log } from '../../log';
+import { hashPassword } from '../passwords/hash';
+import { issuePasswordLink } from '../passwords/links';
+import { assertAcceptablePassword } from '../passwords/policy';
+import { isRole, type Role } from '../scopes';
 
 export const StaffEmail = z.email({ error: 'must be an email address' }).max(254).transform((email) => email.toLowerCase());
 

@@ -7,18 +7,18 @@
 // guarded statement of the engine's (the AccountStore of lib/db/stores.ts), which two admins
 // removing each other at the same moment cannot both pass.
 import 'server-only';
-import type { AuditAction } from '../audit/actions';
-import type { ChangeContext } from '../audit/context';
-import { auditRow, insertAuditRows } from '../audit/records';
-import { db, type Transaction } from '../db/client';
-import { engine } from '../db/engine';
-import { log } from '../log';
-import { forgetAccountState } from './account-state';
-import { claimLoginAttempt, clearLoginAttempts } from './login-throttle';
-import { hashPassword, verifyPassword } from './password';
-import { issuePasswordLink } from './password-links';
-import { assertAcceptablePassword } from './password-policy';
-import type { Role } from './scopes';
+import type { AuditAction } from '../../audit/actions';
+import type { ChangeContext } from '../../audit/context';
+import { auditRow, insertAuditRows } from '../../audit/records';
+import { db, type Transaction } from '../../db/client';
+import { engine } from '../../db/engine';
+import { log } from '../../log';
+import { forgetAccountState } from './state';
+import { claimLoginAttempt, clearLoginAttempts } from '../passwords/login-throttle';
+import { hashPassword, verifyPassword } from '../passwords/hash';
+import { issuePasswordLink } from '../passwords/links';
+import { assertAcceptablePassword } from '../passwords/policy';
+import type { Role } from '../scopes';
 
 /** A change that cannot be made, with the reason in words a person can act on. */
 export class AccountError extends Error {}
@@ -127,7 +127,7 @@ export async function changePassword(id: string, current: string, next: string, 
   await assertAcceptablePassword(next);
   const user = await db().user.findUnique({ where: { id }, select: { email: true, passwordHash: true } });
   if (!user?.passwordHash) throw new AccountError('There is no such account (any more).');
-  // Claimed before the check, as sign-in claims its attempts (lib/auth/login-throttle.ts).
+  // Claimed before the check, as sign-in claims its attempts (lib/auth/passwords/login-throttle.ts).
   const claim = await claimLoginAttempt(user.email);
   if (!claim.allowed) throw new AccountError(`Too many wrong passwords for this account. Wait ${claim.retryAfterSeconds} s and try again.`);
   if (!(await verifyPassword(current, user.passwordHash))) throw new AccountError('The current password is not right.');

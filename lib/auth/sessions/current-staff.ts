@@ -5,10 +5,10 @@ import 'server-only';
 import { forbidden, redirect } from 'next/navigation';
 import { connection } from 'next/server';
 import { cache } from 'react';
-import { db } from '../db/client';
-import { log } from '../log';
+import { db } from '../../db/client';
+import { log } from '../../log';
 import { safeReturnPath } from './return-path';
-import { isRole, type Role } from './scopes';
+import { isRole, type Role } from '../scopes';
 import { serverSession } from './server-session';
 
 export type Staff = { id: string; email: string; role: Role; sessionVersion: number };

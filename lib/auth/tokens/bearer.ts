@@ -4,7 +4,7 @@ import 'server-only';
 import { checkApiToken } from './api-tokens';
 import { ACCOUNT_DISABLED_MESSAGE, unauthorized, type CredentialVerifier, type Principal } from './credentials';
 import { sessionTokenVerifier } from './session-token';
-import { isWellFormedApiToken, looksLikeApiToken } from './token-format';
+import { isWellFormedApiToken, looksLikeApiToken } from './format';
 
 export const apiTokenVerifier: CredentialVerifier = {
   claims: looksLikeApiToken,
