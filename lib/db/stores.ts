@@ -188,8 +188,9 @@ export type LoginThrottleStore = {
 export type RateCounter = {
   /**
    * Counts one request for `key` in the window that starts at `windowStart` (ms), and returns the
-   * count so far in it; a newer window starts over, an older one never rolls a newer back. A number
-   * at once when the count is kept in this process (SQLite), a promise when in the database.
+   * count so far in it; a newer window starts over at 1. A number at once when the count is kept in
+   * this process (SQLite), a promise when it is in the database (PostgreSQL, where instances whose
+   * clocks differ share it: there an older window never rolls a newer one back).
    */
   count(key: string, windowStart: number): MaybePromise<number>;
 };

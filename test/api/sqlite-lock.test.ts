@@ -1,11 +1,10 @@
-// SQLite's plant statements run on their own connection beside Prisma's (lib/db/sqlite/plants.ts):
-// they must agree with Prisma on the stored format, and a locked file must neither stall the
-// server nor fail a create that could simply wait.
+// A locked SQLite file, over HTTP: SQLite's plant statements run on their own connection beside
+// Prisma's (lib/db/sqlite/connection.ts), and a file another connection holds must neither stall the
+// server nor fail a create that could simply wait. That they read and write what Prisma does, and
+// the store's own side of a locked file, are in the store contract tests (test/db/contract/plants.test.ts).
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
-import { db } from '../../lib/db/client';
 import { sqliteFilePath } from '../../lib/db/url';
-import { engine } from '../../lib/db/engine';
 import { expectError, uniqueId } from '../support/api';
 import { createTestDatabase, testEngine, tokenIn } from '../support/database';
 import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
@@ -37,19 +36,7 @@ function holdWriteLock(file: string): { release(): void } {
   };
 }
 
-describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements', () => {
-  it('read what Prisma writes, and write what Prisma reads, to the millisecond', async () => {
-    const byPrisma = await db().plant.create({ data: { id: uniqueId(), name: 'Written by Prisma', tag: null } });
-    const readDirectly = await engine().plants.findById(byPrisma.id);
-    expect(readDirectly).toEqual({ seq: byPrisma.seq, id: byPrisma.id, name: byPrisma.name, tag: null, createdAt: byPrisma.createdAt });
-
-    const [{ inserted, row: direct }] = await engine().plants.insertMany([{ id: uniqueId(), name: 'Written directly', tag: 'fern' }], () => ({ audit: [], events: [] }));
-    expect(inserted).toBe(true);
-    const readByPrisma = await db().plant.findUnique({ where: { id: direct.id } });
-    expect(readByPrisma).toEqual({ ...direct, nameFolded: 'written directly' });
-    expect(Math.abs(direct.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
-  });
-
+describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked file', () => {
   it('wait for a lock held elsewhere without stalling other requests, then store the plant', async () => {
     const { server, token, file } = await lockableServer();
     const id = uniqueId();
