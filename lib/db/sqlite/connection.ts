@@ -1,6 +1,6 @@
 // SQLite's own better-sqlite3 connection in this process, beside the Prisma client's, for the
-// statements on the API's hot paths (lib/db/sqlite/*.ts: plants, their change records, token use,
-// the dispatcher's, the sign-in throttle). Prisma's query interpreter and adapter were about a third
+// statements of lib/db/sqlite/: the API's hot paths (plants and their change records, token use, the
+// dispatcher's) and the sign-in throttle. Prisma's query interpreter and adapter were about a third
 // of a create's CPU, more than token check, validation and response together; as prepared
 // statements here, a create with its audit record is 61.6 µs of SQLite work (docs/performance-log.md,
 // 2026-11-24: Where the time went, and What made the project's part cheaper). It also lets a write
