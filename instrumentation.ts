@@ -4,7 +4,7 @@ export async function register() {
     const { listenForShutdownSignals } = await import('./lib/shutdown');
     listenForShutdownSignals();
     // Not awaited: the server answers while the hint is worked out.
-    void import('./lib/auth/staff-hint').then(({ hintWhenNoStaff }) => hintWhenNoStaff());
+    void import('./lib/auth/accounts/staff-hint').then(({ hintWhenNoStaff }) => hintWhenNoStaff());
     // A long-running server delivers webhooks and prunes old records itself; on Vercel, where no
     // process outlives its response, after() and the cron routes do (see lib/webhooks/wake.ts).
     if (!process.env.VERCEL && process.env.NEXT_PHASE !== 'phase-production-build') {

@@ -11,7 +11,7 @@
 // Options: --json FILE (write the figures there too), --rounds N (default 20).
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { jsonBoundBroken, parseJsonExact } from '../lib/http/json';
+import { jsonBoundBroken, parseJsonExact } from '../lib/shared/json';
 import { BATCH_JSON_VALUES_LIMIT } from '../lib/schemas/batch';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, rounds: { type: 'string', default: '20' } } });

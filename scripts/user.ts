@@ -2,11 +2,11 @@
 //                 | list | disable EMAIL | enable EMAIL | set-role EMAIL ROLE
 import { parseArgs } from 'node:util';
 import { OPERATOR_COMMAND } from '../lib/audit/context';
-import { AccountError, disableAccount, enableAccount, setAccountRole } from '../lib/auth/accounts';
-import { PasswordRuleError } from '../lib/auth/password-policy';
+import { AccountError, disableAccount, enableAccount, setAccountRole } from '../lib/auth/accounts/changes';
+import { PasswordRuleError } from '../lib/auth/passwords/policy';
 import { isRole } from '../lib/auth/scopes';
-import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/users';
-import { describeIssues } from '../lib/http/validation';
+import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/accounts/directory';
+import { describeIssues } from '../lib/shared/validation';
 import { formatDate, passwordFrom, printable, printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:

@@ -2,7 +2,7 @@
 import { parseArgs } from 'node:util';
 import { OPERATOR_COMMAND } from '../lib/audit/context';
 import { db } from '../lib/db/client';
-import { ApiError } from '../lib/http/errors';
+import { ApiError } from '../lib/errors';
 import { WEBHOOK_EVENT_TYPES } from '../lib/webhooks/event-types';
 import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../lib/webhooks/endpoints';
 import { formatDate, printTable, runCommands, UsageError } from './cli';

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from '../lib/http/errors.ts';
+import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from '../lib/errors.ts';
 import { apiErrorResponse } from '../lib/http/respond.ts';
 import { log } from '../lib/log.ts';
 import { checkBuild } from './build-check.mjs';

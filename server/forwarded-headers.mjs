@@ -1,7 +1,7 @@
 // Which X-Forwarded-* headers this service believes. Anyone can send them; only a reverse proxy the
 // operator put in front (TRUST_PROXY) may be believed. The production server (main.mjs) applies
 // this to every request before anything reads it, on the direct path and Next's alike;
-// lib/http/client-address.ts and lib/http/origin.ts read the result. Plain JavaScript, because the
+// lib/shared/client-address.ts and lib/http/origin.ts read the result. Plain JavaScript, because the
 // server loads it from the standalone build as it is.
 
 // Headers that name a client address, host or scheme on the client's behalf.

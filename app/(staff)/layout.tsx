@@ -2,7 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Leaf } from '@/components/brand';
 import { SignOutButton } from '@/components/sign-out-button';
-import { currentStaff } from '@/lib/auth/staff';
+import { currentStaff } from '@/lib/auth/sessions/current-staff';
 
 export default async function StaffLayout({ children }: { children: ReactNode }) {
   // Each page checks the session and role itself (it knows where to come back to); this only shows

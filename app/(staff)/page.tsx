@@ -1,6 +1,6 @@
 import { AddPlantForm } from '@/components/add-plant-form';
-import { issueSessionToken } from '@/lib/auth/session-token';
-import { requireStaff } from '@/lib/auth/staff';
+import { issueSessionToken } from '@/lib/auth/tokens/session-token';
+import { requireStaff } from '@/lib/auth/sessions/current-staff';
 import { recentPlants } from '@/lib/plants/service';
 
 const RECENT_COUNT = 10;

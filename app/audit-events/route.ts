@@ -2,7 +2,7 @@ import { listAuditRecords } from '@/lib/audit/service';
 import { nextPageHeaders } from '@/lib/http/pagination';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
-import { parseWith } from '@/lib/http/validation';
+import { parseWith } from '@/lib/shared/validation';
 import { ListAuditEventsQuery } from '@/lib/schemas/audit';
 import { LIST_LIMIT_DEFAULT } from '@/lib/schemas/list';
 

@@ -2,9 +2,9 @@ import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { BrandedMain } from '@/components/brand';
 import { LoginForm } from '@/components/login-form';
-import { safeReturnPath } from '@/lib/auth/return-path';
-import { currentStaff } from '@/lib/auth/staff';
-import { countUsers } from '@/lib/auth/users';
+import { safeReturnPath } from '@/lib/auth/sessions/return-path';
+import { currentStaff } from '@/lib/auth/sessions/current-staff';
+import { countUsers } from '@/lib/auth/accounts/directory';
 
 export const metadata: Metadata = { title: 'Sign in · Plant Store' };
 

@@ -3,7 +3,7 @@ import { readJsonObject } from '@/lib/http/body';
 import { nextPageHeaders } from '@/lib/http/pagination';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
-import { parseWith } from '@/lib/http/validation';
+import { parseWith } from '@/lib/shared/validation';
 import { plantEtag } from '@/lib/plants/etag';
 import { createPlant, listPlants } from '@/lib/plants/service';
 import { LIST_LIMIT_DEFAULT, ListPlantsQuery } from '@/lib/schemas/list';

@@ -3,10 +3,10 @@
 // 256-bit secret is the credential, and it works once. Defined through serverAction() all the
 // same, so that arguments no page sends are refused, not a fault.
 import { z } from 'zod';
-import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, setPasswordWithLink } from '@/lib/auth/password-links';
-import { PasswordRuleError } from '@/lib/auth/password-policy';
+import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, setPasswordWithLink } from '@/lib/auth/passwords/links';
+import { PasswordRuleError } from '@/lib/auth/passwords/policy';
 import { serverAction } from '@/lib/auth/server-action';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 
 export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
 

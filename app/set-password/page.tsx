@@ -2,7 +2,7 @@ import type { Metadata } from 'next';
 import { connection } from 'next/server';
 import { BrandedMain } from '@/components/brand';
 import { SetPasswordForm } from '@/components/set-password-form';
-import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password-policy';
+import { PASSWORD_MIN_LENGTH } from '@/lib/auth/passwords/policy';
 
 export const metadata: Metadata = { title: 'Set your password · Plant Store', referrer: 'no-referrer' };
 

@@ -10,8 +10,8 @@ import { useBearer, type SessionToken } from '../use-session-token';
 import { DeletePlantDialog } from './delete-plant-dialog';
 import { DownloadCsvButton } from './download-csv-button';
 import { EditPlantDialog } from './edit-plant-dialog';
+import type { CatalogueRow } from './versioned-row';
 
-export type CatalogueRow = { id: string; name: string; tag?: string; addedAt: string; etag: string };
 export type CatalogueFilter = { q?: string; tag?: string };
 
 /** The filter in words: names containing “fern”, with the tag “outdoor”. */

@@ -6,8 +6,7 @@ import { useState } from 'react';
 import { deletePlant, getPlant } from '@/lib/api-client/plants';
 import { Dialog } from '../dialog';
 import { UNREACHABLE_MESSAGE } from '../use-session-token';
-import type { CatalogueRow } from './catalogue-view';
-import { describeRow, rowOf } from './versioned-row';
+import { describeRow, rowOf, type CatalogueRow } from './versioned-row';
 
 export function DeletePlantDialog({
   row,

@@ -12,8 +12,7 @@ import { NAME_MAX_LENGTH, PlantEditForm, TAG_MAX_LENGTH, type PlantEdit, type Pl
 import { Dialog } from '../dialog';
 import { TextField } from '../text-field';
 import { UNREACHABLE_MESSAGE } from '../use-session-token';
-import type { CatalogueRow } from './catalogue-view';
-import { describeRow, rowOf } from './versioned-row';
+import { describeRow, rowOf, type CatalogueRow } from './versioned-row';
 
 const FIELDS = ['name', 'tag'] as const;
 

@@ -1,6 +1,7 @@
-// A catalogue row from an API answer, and how a row reads in a sentence.
+// A catalogue row: what it holds, how it is made from an API answer, and how it reads in a sentence.
 import type { VersionedPlant } from '@/lib/api-client/plants';
-import type { CatalogueRow } from './catalogue-view';
+
+export type CatalogueRow = { id: string; name: string; tag?: string; addedAt: string; etag: string };
 
 /** The row for a plant the API answered with, keeping when it was added (the API does not say). */
 export function rowOf({ plant, etag }: VersionedPlant, addedAt: string): CatalogueRow {

@@ -10,7 +10,7 @@ process.env.DATABASE_URL = database.url;
 process.env.AUTH_SECRET = 'e2e-secret-0123456789abcdef0123456789abcdef';
 
 // Imported only now: the client reads DATABASE_URL when it opens.
-const { createUser } = await import('../../lib/auth/users');
+const { createUser } = await import('../../lib/auth/accounts/directory');
 const { db } = await import('../../lib/db/client');
 await createUser({ email: STAFF_EMAIL, role: 'admin', password: STAFF_PASSWORD });
 await createUser({ email: MEMBER_EMAIL, role: 'staff', password: MEMBER_PASSWORD });

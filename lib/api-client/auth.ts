@@ -1,6 +1,6 @@
 // The browser's side of next-auth's endpoints, without next-auth/react (8 KB of gzipped
 // JavaScript for two calls): a CSRF token, then a form POST that answers JSON with where to go
-// next. That destination is a path on this site (lib/auth/next-auth-route.ts); on a refusal it is
+// next. That destination is a path on this site (lib/http/next-auth-route.ts); on a refusal it is
 // next-auth's own page, with the reason in its `error` parameter.
 
 export type AuthAnswer = {

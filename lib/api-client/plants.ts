@@ -1,6 +1,6 @@
 // The browser's side of the plant API, with the page's bearer token. Ids are bigint end to end:
 // requests are written and answers read without ever passing an id through Number.
-import { parseJsonExact, stringifyJson } from '../http/json';
+import { parseJsonExact, stringifyJson } from '../shared/json';
 import type { BatchItemResult } from '../schemas/batch';
 import type { NewPlant, Plant } from '../schemas/plant';
 

@@ -2,10 +2,10 @@
 // change itself. Route handlers, server actions and operator commands each build one.
 import 'server-only';
 import { headers } from 'next/headers';
-import type { Principal } from '../auth/credentials';
+import type { Principal } from '../auth/tokens/credentials';
 import { db } from '../db/client';
-import { clientAddress, UNKNOWN_ADDRESS } from '../http/client-address';
-import { requestIdOf } from '../http/request-id';
+import { clientAddress, UNKNOWN_ADDRESS } from '../shared/client-address';
+import { requestIdOf } from '../shared/request-id';
 import { processWide } from '../process-wide';
 import type { Actor } from './actions';
 
@@ -64,7 +64,7 @@ export function staffContext(staff: { id: string; email: string }, request: Pick
   return { actor: { type: 'staff', id: staff.id, name: staff.email }, ...request };
 }
 
-/** The address the request came from (lib/http/client-address.ts), when one is known. */
+/** The address the request came from (lib/shared/client-address.ts), when one is known. */
 function clientAddressOf(request: Request | Headers): string | undefined {
   const address = clientAddress(request);
   return address === UNKNOWN_ADDRESS ? undefined : address;

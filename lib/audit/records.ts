@@ -1,10 +1,11 @@
-// Audit records as rows, and the two ways they are written: through Prisma inside a transaction
-// (PostgreSQL, and every change that is not on SQLite's hot path), or as a prepared statement on
-// SQLite's own connection inside its synchronous transaction (lib/db/sqlite-connection.ts).
+// Audit records as rows, and how they are written off the hot path: through Prisma, inside the
+// transaction of the change they record (insertAuditRows), or on their own (recordAudit). A plant
+// change's records are written by its engine's plant store instead, in its own statements
+// (ChangeRecordStore in lib/db/stores.ts).
 import 'server-only';
 import { db, type Transaction } from '../db/client';
-import { prepared, toSqliteTime } from '../db/sqlite-connection';
-import { stringifyJson } from '../http/json';
+import type { AuditRow } from '../db/stores';
+import { stringifyJson } from '../shared/json';
 import type { AuditAction, AuditTargetType } from './actions';
 import type { ChangeContext } from './context';
 
@@ -14,20 +15,6 @@ export type AuditEntry = {
   /** The fields before and after the change (plain JSON values; ids may be bigint). */
   before?: unknown;
   after?: unknown;
-};
-
-export type AuditRow = {
-  at: Date;
-  action: string;
-  actorType: string;
-  actorId: string | null;
-  actorName: string | null;
-  targetType: string;
-  targetId: string;
-  requestId: string | null;
-  clientAddress: string | null;
-  before: string | null;
-  after: string | null;
 };
 
 export function auditRow(entry: AuditEntry, context: ChangeContext, at = new Date()): AuditRow {
@@ -49,33 +36,10 @@ export function auditRow(entry: AuditEntry, context: ChangeContext, at = new Dat
 
 /** A record of something that changes nothing else in the database (a sign-in). */
 export async function recordAudit(entry: AuditEntry, context: ChangeContext): Promise<void> {
-  await db().auditEvent.create({ data: auditRow(entry, context), select: { seq: true } });
+  await insertAuditRows(db(), [auditRow(entry, context)]);
 }
 
+/** Writes audit records through Prisma, inside `tx`'s transaction (or on their own, given db()). */
 export async function insertAuditRows(tx: Transaction, rows: AuditRow[]): Promise<void> {
   if (rows.length > 0) await tx.auditEvent.createMany({ data: rows });
-}
-
-const INSERT_SQLITE =
-  'INSERT INTO "AuditEvent" ("at", "action", "actorType", "actorId", "actorName", "targetType", "targetId", "requestId", "clientAddress", "before", "after") ' +
-  'VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)';
-
-/** On SQLite's own connection; call it inside that connection's transaction. */
-export function insertAuditRowsOnSqlite(rows: AuditRow[]): void {
-  const statement = prepared<unknown[]>(INSERT_SQLITE);
-  for (const row of rows) {
-    statement.run(
-      toSqliteTime(row.at),
-      row.action,
-      row.actorType,
-      row.actorId,
-      row.actorName,
-      row.targetType,
-      row.targetId,
-      row.requestId,
-      row.clientAddress,
-      row.before,
-      row.after,
-    );
-  }
 }

@@ -2,10 +2,10 @@
 // action, actor and target.
 import 'server-only';
 import { db } from '../db/client';
-import { parseJsonExact } from '../http/json';
-import { decodeCursor, encodeCursor } from '../plants/cursor';
+import { parseJsonExact } from '../shared/json';
+import { decodeCursor, encodeCursor } from '../shared/cursor';
 import type { Actor, AuditAction, AuditTargetType } from './actions';
-import type { AuditRow } from './records';
+import type { AuditRow } from '../db/stores';
 
 export type AuditRecord = {
   id: number;

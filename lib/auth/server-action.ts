@@ -6,16 +6,16 @@
 import 'server-only';
 import { z } from 'zod';
 import { incomingRequest, staffContext, type ChangeContext } from '../audit/context';
-import { ApiError } from '../http/errors';
-import { describeIssues } from '../http/validation';
+import { ApiError } from '../errors';
+import { describeIssues } from '../shared/validation';
 import { log } from '../log';
-import { AccountError } from './accounts';
-import { TokenScopeError } from './api-tokens';
-import { PasswordLinkError } from './password-links';
-import { PasswordRuleError } from './password-policy';
+import { AccountError } from './accounts/changes';
+import { TokenScopeError } from './tokens/api-tokens';
+import { PasswordLinkError } from './passwords/links';
+import { PasswordRuleError } from './passwords/policy';
 import type { Role } from './scopes';
-import { currentStaff, type Staff } from './staff';
-import { DuplicateEmailError } from './users';
+import { currentStaff, type Staff } from './sessions/current-staff';
+import { DuplicateEmailError } from './accounts/directory';
 
 export const SIGNED_OUT = 'Your sign-in has ended. Sign in again, then retry.';
 export const ADMINS_ONLY = 'Only admins may do that.';

@@ -7,17 +7,21 @@ import { PrismaPg } from '@prisma/adapter-pg';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
 import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
 import { processWide } from '../process-wide';
-import { closeSqliteConnection } from './sqlite-connection';
-import { databaseEngine, databaseUrl, ensureSqliteFile, type DatabaseEngine } from './url';
+import { BUSY_WAIT_LIMIT_MS } from './busy';
+import { databaseEngine, databaseUrl, ensureSqliteFile } from './url';
 
-const BUSY_TIMEOUT_MS = 5000;
 // Each instance holds at most this many PostgreSQL connections; several instances share a server.
 const DEFAULT_POOL_SIZE = 10;
 
-// A transaction waits to start as long as a single statement waits for a lock or a pooled
-// connection, and may then spend that long again on its statements: Prisma's own defaults (2 s,
-// 5 s) are outlasted by one statement's busy wait on SQLite or a busy instance's queue.
-const TRANSACTION_OPTIONS = { maxWait: BUSY_TIMEOUT_MS, timeout: 2 * BUSY_TIMEOUT_MS };
+// Every Prisma transaction of the app, on both engines, runs through this client's $transaction, so
+// its options are set here and nowhere else. A transaction waits to start as long as a single
+// statement waits for a lock or a pooled connection (maxWait), and may then run for three times
+// that: a batch chunk's transaction on PostgreSQL (250 plants with their audit records and events)
+// may queue behind other instances' chunks, and Prisma's own defaults (2 s, 5 s) are outlasted by one
+// statement's busy wait on SQLite or a busy instance's queue. Past either, a plant change is
+// answered 503 with Retry-After (lib/db/busy.ts). (SQLite's own connection has no transaction
+// timeout: its transactions are synchronous, lib/db/sqlite/connection.ts.)
+const TRANSACTION_OPTIONS = { maxWait: BUSY_WAIT_LIMIT_MS, timeout: 3 * BUSY_WAIT_LIMIT_MS };
 
 export type Client = SqliteClient;
 /** The client inside `db().$transaction(async (tx) => ...)`: changes that must commit together. */
@@ -28,41 +32,38 @@ function poolSize(): number {
   return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_POOL_SIZE;
 }
 
-function createClient(): { client: Client; engine: DatabaseEngine } {
+function createClient(): Client {
   const url = databaseUrl();
-  const engine = databaseEngine(url);
-  if (engine === 'sqlite') {
+  if (databaseEngine(url) === 'sqlite') {
     // WAL is set on the file by migrations; busy_timeout is per connection, hence `timeout` here.
-    const adapter = new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(url)}`, timeout: BUSY_TIMEOUT_MS });
-    return { client: new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }), engine };
+    const adapter = new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(url)}`, timeout: BUSY_WAIT_LIMIT_MS });
+    return new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   }
-  const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_TIMEOUT_MS });
+  const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
   // The models are the same, only the provider differs, so the two clients' APIs are too.
-  return { client: new PostgresqlClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }) as unknown as Client, engine };
+  return new PostgresqlClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }) as unknown as Client;
 }
 
 // One per process: Next evaluates this module once per route bundle (and the dev server again on
 // every change), and each copy would otherwise open its own connections.
-const prisma = processWide('prisma-client', () => ({ current: undefined as { client: Client; engine: DatabaseEngine } | undefined }));
-
-function current() {
-  return (prisma.current ??= createClient());
-}
+const prisma = processWide('prisma-client', () => ({ current: undefined as Client | undefined }));
 
 /** The process's Prisma client, opened on first use (never at build time). */
 export function db(): Client {
-  return current().client;
+  return (prisma.current ??= createClient());
 }
 
-/** The engine the process's client talks to. */
-export function dbEngine(): DatabaseEngine {
-  return current().engine;
+/**
+ * Whether the database answers (the health check). The one raw statement outside the engines'
+ * folders: `SELECT 1` means the same on both, and Prisma's query API cannot ask without reading a table.
+ */
+export async function checkDatabase(): Promise<void> {
+  await db().$queryRaw`SELECT 1`;
 }
 
-/** Closes the process's database connections (at shutdown); the next db() opens new ones. */
-export async function closeDb(): Promise<void> {
+/** Closes the Prisma client's connections; closeDb (lib/db/engine.ts) closes the engine's own too. */
+export async function closePrismaClient(): Promise<void> {
   const open = prisma.current;
   prisma.current = undefined;
-  closeSqliteConnection();
-  await open?.client.$disconnect();
+  await open?.$disconnect();
 }

@@ -1,11 +1,11 @@
 // Plants stored before search existed have no `nameFolded` (see prisma/schema.prisma). A migration
-// cannot fold them: the folding is JavaScript (lib/plants/fold.ts), the one function both engines'
+// cannot fold them: the folding is JavaScript (lib/shared/fold.ts), the one function both engines'
 // searches rely on. So every run of the migrations ends here, folding what is still unfolded, a
 // thousand names per transaction; on a current database it costs one query that finds none.
 import 'server-only';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import { foldForSearch } from '../plants/fold';
+import { foldForSearch } from '../shared/fold';
 import { databaseEngine, ensureSqliteFile } from './url';
 
 const BATCH = 1000;

@@ -3,7 +3,7 @@
 // it. Those are answered 503 with Retry-After (lib/http/respond.ts): the client did nothing wrong,
 // and the same request may well succeed in a moment.
 import 'server-only';
-import { isDatabaseBusyError } from './sqlite-connection';
+import { isDatabaseBusyError } from './busy';
 
 // Prisma's codes for a database it cannot reach, log in to or find, a connection that closed, a
 // pool or transaction start that timed out, too many connections.

@@ -8,17 +8,17 @@
 // signature is checked in memory) are always checked; their failures count too, and past the
 // limit they are answered 429 as well.
 //
-// The counts live in each process's memory (lib/http/address-windows.ts). A lookup is claimed
+// The counts live in each process's memory (lib/shared/address-windows.ts). A lookup is claimed
 // before it runs (one synchronous step), so a burst of forged tokens cannot all start lookups while
 // the first are still in flight.
 import 'server-only';
-import { authenticate, bearerToken, type Principal } from '../auth/bearer';
-import { hashApiToken, isWellFormedApiToken } from '../auth/token-format';
+import { authenticate, bearerToken, type Principal } from '../auth/tokens/bearer';
+import { hashApiToken, isWellFormedApiToken } from '../auth/tokens/format';
 import { processWide } from '../process-wide';
-import { addressWindows, secondsLeftIn, type AddressWindow } from './address-windows';
-import { clientAddress } from './client-address';
-import { ApiError } from './errors';
-import { authFailuresPerMinute } from './rate-limit-config';
+import { addressWindows, secondsLeftIn, type AddressWindow } from '../shared/address-windows';
+import { clientAddress } from '../shared/client-address';
+import { ApiError } from '../errors';
+import { authFailuresPerMinute } from '../shared/rate-limit-config';
 
 // Tokens seen valid are remembered (by hash) this long, at most this many.
 const KNOWN_VALID_MS = 60 * 60 * 1000;

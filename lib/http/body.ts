@@ -1,6 +1,6 @@
 // Reads a JSON request body within a size limit, exactly (see json.ts), or throws an ApiError.
-import { ApiError } from './errors';
-import { jsonBoundBroken, parseJsonExact } from './json';
+import { ApiError } from '../errors';
+import { describeJson, jsonBoundBroken, parseJsonExact } from '../shared/json';
 
 export const BODY_LIMIT_BYTES = 64 * 1024;
 /** How deep a JSON body may nest arrays and objects; the API's deepest (a batch) nests 2. */
@@ -75,10 +75,6 @@ export async function readLimitedText(request: Request, limit: number): Promise<
     throw new ApiError('invalid_json', 'Request body is not valid UTF-8');
   }
 }
-
-/** What a JSON value is, in words: "an array", "null", "a string". */
-export const describeJson = (value: unknown) =>
-  value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`;
 
 async function readJson(request: Request, expected: 'object' | 'array', options: JsonBodyOptions): Promise<unknown> {
   assertJsonContentType(request, options.mediaTypes ?? [JSON_MEDIA_TYPE]);

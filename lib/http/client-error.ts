@@ -5,7 +5,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { log } from '../log';
-import { ERROR_CATALOGUE, type ErrorKind } from './errors';
+import { ERROR_CATALOGUE, type ErrorKind } from '../errors';
 
 const REASONS: Record<number, string> = { 400: 'Bad Request', 408: 'Request Timeout', 417: 'Expectation Failed', 431: 'Request Header Fields Too Large' };
 

@@ -1,9 +1,8 @@
 // Conditional requests (RFC 9110 §13): If-Match guards a change against lost updates, and
-// If-None-Match lets a reader skip a body it already has.
-import { ApiError } from './errors';
-
-/** "*", or the entity tags listed (each as sent, quotes included, with W/ when weak). */
-export type EntityTagCondition = { any: true } | { any: false; tags: string[] };
+// If-None-Match lets a reader skip a body it already has. This reads the headers; comparing a
+// condition with a tag is lib/shared/entity-tags.ts, which the plant rules use as well.
+import { ApiError } from '../errors';
+import type { EntityTagCondition } from '../shared/entity-tags';
 
 // entity-tag = [ "W/" ] DQUOTE *etagc DQUOTE, etagc = %x21 / %x23-7E / obs-text; a list may have
 // empty elements. A tag may hold a comma, so tags are found by their quotes, not by splitting.
@@ -31,15 +30,4 @@ export function ifMatchOf(request: Request): EntityTagCondition | null {
 /** The request's If-None-Match, or null when it has none; throws a 400 when it is malformed. */
 export function ifNoneMatchOf(request: Request): EntityTagCondition | null {
   return parseCondition('If-None-Match', request.headers.get('if-none-match'));
-}
-
-/** If-Match's strong comparison: a weak tag never matches. `current` is the resource's strong tag. */
-export function matchesStrongly(condition: EntityTagCondition, current: string): boolean {
-  return condition.any || condition.tags.includes(current);
-}
-
-/** If-None-Match's weak comparison: W/"x" and "x" are the same tag. */
-export function matchesWeakly(condition: EntityTagCondition, current: string): boolean {
-  const opaque = (tag: string) => (tag.startsWith('W/') ? tag.slice(2) : tag);
-  return condition.any || condition.tags.some((tag) => opaque(tag) === opaque(current));
 }

@@ -2,7 +2,7 @@
 // database cannot be reached or used (lib/db/unavailable.ts); anything else is a fault, a 500.
 import 'server-only';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from './errors';
+import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from '../errors';
 import { apiErrorResponse, json } from './respond';
 
 // How long a client should wait when the database does not answer (a restart, a fail-over).

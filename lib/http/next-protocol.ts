@@ -8,7 +8,7 @@
 //   - A Server Action's body: proxy.ts, which Next runs on Vercel too.
 import type { NextRequest } from 'next/server';
 import { getServerActionRequestMetadata, parseAndValidateFlightRouterState } from '../../server/next-internals.mjs';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 
 // Next's serverActions.bodySizeLimit (its default; next.config.js does not change it). A larger body
 // is Next's to refuse (413) as it reads it, so it is not read here.

@@ -1,6 +1,6 @@
 // Building responses: JSON with exact int64 ids, and the Error body.
-import type { ApiError } from './errors';
-import { stringifyJson } from './json';
+import type { ApiError } from '../errors';
+import { stringifyJson } from '../shared/json';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

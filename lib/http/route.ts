@@ -1,15 +1,15 @@
 // The wrapper every API route goes through: request id, authentication, error mapping, access log.
 // Route handlers then read as authenticate → parse → act → respond, with the mechanics here.
 import 'server-only';
-import type { Principal } from '../auth/bearer';
-import { insufficientScope } from '../auth/credentials';
+import type { Principal } from '../auth/tokens/bearer';
+import { insufficientScope } from '../auth/tokens/credentials';
 import type { Scope } from '../auth/scopes';
 import { log } from '../log';
 import { isShuttingDown } from '../shutdown';
 import { authenticateWithinLimit } from './auth-failure-limit';
-import { ApiError } from './errors';
+import { ApiError } from '../errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
-import { requestIdOf } from './request-id';
+import { requestIdOf } from '../shared/request-id';
 import { errorResponse } from './error-response';
 
 type RouteContext<Params> = { params: Promise<Params> };

@@ -11,7 +11,7 @@ import {
 } from 'zod-openapi';
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/scopes';
 import { BODY_LIMIT_BYTES } from '../http/body';
-import { ERROR_CATALOGUE, type ErrorKind } from '../http/errors';
+import { ERROR_CATALOGUE, type ErrorKind } from '../errors';
 import { AuditEvent, ListAuditEventsQuery } from '../schemas/audit';
 import { BATCH_BODY_LIMIT_BYTES, BatchResult, NewPlantBatch } from '../schemas/batch';
 import { ErrorBody } from '../schemas/error';

@@ -3,15 +3,15 @@
 // retry when its content is the same, a conflict when not).
 import 'server-only';
 import * as z from 'zod/mini';
-import { describeJson } from '../http/body';
-import { ApiError, ERROR_CATALOGUE } from '../http/errors';
-import { describeIssues } from '../http/validation';
+import { ApiError, ERROR_CATALOGUE } from '../errors';
+import { describeJson } from '../shared/json';
+import { describeIssues } from '../shared/validation';
 import type { BatchItemResult } from '../schemas/batch';
 import { NewPlant } from '../schemas/plant';
 import type { ChangeContext } from '../audit/context';
 import { slots } from '../slots';
 import { recordedChange, settleCreate } from './service';
-import { plantStore } from './store';
+import { engine } from '../db/engine';
 
 /**
  * Items per transaction. One transaction for a chunk costs one commit instead of one per plant;
@@ -57,7 +57,7 @@ export async function createPlants(items: readonly unknown[], context: ChangeCon
     const chunk = valid.slice(start, start + BATCH_CHUNK_SIZE);
     const plants = chunk.map(({ plant }) => ({ id: plant.id, name: plant.name, tag: plant.tag ?? null }));
     // Each plant the chunk stores gets its audit record and its event, in the chunk's transaction.
-    const outcomes = await chunkSlots.run(() => recordedChange(context, (record) => plantStore().insertMany(plants, record)));
+    const outcomes = await chunkSlots.run(() => recordedChange(context, (record) => engine().plants.insertMany(plants, record)));
     chunk.forEach(({ index, plant }, position) => {
       try {
         const { plant: stored, created } = settleCreate(plant, outcomes[position]);

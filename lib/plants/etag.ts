@@ -3,7 +3,7 @@
 // version column, and a plant deleted and created again with other content never reuses one.
 import 'server-only';
 import { createHash } from 'node:crypto';
-import { stringifyJson } from '../http/json';
+import { stringifyJson } from '../shared/json';
 import type { Plant } from '../schemas/plant';
 
 /** `"` + 22 base64url characters (128 bits of SHA-256 of the representation) + `"`. */

@@ -7,7 +7,7 @@ import Papa from 'papaparse';
 import { CSV_COLUMNS, CSV_WRITE_OPTIONS } from '../csv/plants-csv';
 import { log } from '../log';
 import { storeFilter, type PlantFilter } from './service';
-import { plantStore } from './store';
+import { engine } from '../db/engine';
 
 const PAGE_SIZE = 1000;
 const LINE_END = CSV_WRITE_OPTIONS.newline;
@@ -37,7 +37,7 @@ export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStrea
           return;
         }
         try {
-          const rows = await plantStore().list({ ...where, order: 'oldest-first', afterSeq, take: PAGE_SIZE });
+          const rows = await engine().plants.list({ ...where, order: 'oldest-first', afterSeq, take: PAGE_SIZE });
           if (rows.length > 0) {
             controller.enqueue(encoder.encode(records(rows.map((row) => [row.id.toString(), row.name, row.tag ?? '']))));
             afterSeq = rows[rows.length - 1].seq;

@@ -1,18 +1,19 @@
 // The plant store's rules: create (idempotent by id), read, list and search, correct, delete.
-// Every change writes its audit record and its webhook event in its own transaction (the stores'
-// changePlants), and wakes the webhook dispatcher once it has committed.
+// Every change writes its audit record and its webhook event in its own transaction (the plant
+// store's changePlants, lib/db/plant-store.ts), and wakes the webhook dispatcher once it has committed.
 import 'server-only';
 import type { ChangeContext } from '../audit/context';
 import { auditRow } from '../audit/records';
-import { changeCommitted, type ChangeRecords } from '../change-records';
-import { matchesStrongly, type EntityTagCondition } from '../http/conditional';
-import { ApiError } from '../http/errors';
+import { engine } from '../db/engine';
+import { matchesStrongly, type EntityTagCondition } from '../shared/entity-tags';
+import { ApiError } from '../errors';
 import { INT64_MAX, type NewPlant, type Plant, type PlantPatch } from '../schemas/plant';
-import { decodeCursor, encodeCursor } from './cursor';
+import { decodeCursor, encodeCursor } from '../shared/cursor';
 import { plantEtag } from './etag';
-import { foldForSearch } from './fold';
+import { foldForSearch } from '../shared/fold';
 import { plantEvent } from '../webhooks/outbox';
-import { plantStore, type InsertOutcome, type PlantChange, type PlantQuery, type PlantRow, type RecordChanges } from './store';
+import { deliverSoon } from '../webhooks/wake';
+import type { ChangeRecords, InsertOutcome, PlantChange, PlantQuery, PlantRow, RecordChanges } from '../db/stores';
 
 export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
   return row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
@@ -47,7 +48,8 @@ export async function recordedChange<T>(context: ChangeContext, change: (record:
     written.push(records);
     return records;
   });
-  for (const records of written) changeCommitted(records);
+  // Committed: events, if it wrote any, go out now.
+  if (written.some((records) => records.events.length > 0)) deliverSoon();
   return result;
 }
 
@@ -72,12 +74,12 @@ export function settleCreate(input: NewPlant, outcome: InsertOutcome): CreateOut
  */
 export async function createPlant(input: NewPlant, context: ChangeContext): Promise<CreateOutcome> {
   const plant = { id: input.id, name: input.name, tag: input.tag ?? null };
-  const [outcome] = await recordedChange(context, (record) => plantStore().insertMany([plant], record));
+  const [outcome] = await recordedChange(context, (record) => engine().plants.insertMany([plant], record));
   return settleCreate(input, outcome);
 }
 
 export async function getPlant(id: bigint): Promise<Plant> {
-  const row = await plantStore().findById(id);
+  const row = await engine().plants.findById(id);
   if (!row) throw notFound(id);
   return toPlant(row);
 }
@@ -101,7 +103,7 @@ export async function patchPlant(id: bigint, patch: PlantPatch, ifMatch: EntityT
     throw new ApiError('validation_failed', `id: cannot change; this plant's id is ${id} (leave id out, or send ${id})`);
   }
   const row = await recordedChange(context, (record) =>
-    plantStore().update(
+    engine().plants.update(
       id,
       (current) => {
         if (!current) throw notFound(id);
@@ -116,7 +118,7 @@ export async function patchPlant(id: bigint, patch: PlantPatch, ifMatch: EntityT
 
 export async function deletePlant(id: bigint, ifMatch: EntityTagCondition | null, context: ChangeContext): Promise<void> {
   await recordedChange(context, (record) =>
-    plantStore().delete(
+    engine().plants.delete(
       id,
       (current) => {
         if (!current) throw notFound(id);
@@ -140,7 +142,7 @@ export type PlantPage = { plants: Plant[]; nextCursor: string | null };
 /** Plants newest first; `nextCursor` continues where the page ends (null on the last page). */
 export async function listPlants(options: PlantFilter & { limit: number; cursor?: string }): Promise<PlantPage> {
   const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  const rows = await plantStore().list({ ...storeFilter(options), order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
+  const rows = await engine().plants.list({ ...storeFilter(options), order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const nextCursor = rows.length > options.limit ? encodeCursor(page[page.length - 1].seq) : null;
   return { plants: page.map(toPlant), nextCursor };
@@ -156,14 +158,14 @@ export type BrowsePage = { rows: PlantRow[]; olderCursor: string | null; newerCu
 export async function browsePlants(options: PlantFilter & { limit: number; cursor?: string; newer?: string }): Promise<BrowsePage> {
   const where = storeFilter(options);
   if (options.newer !== undefined) {
-    const up = await plantStore().list({ ...where, order: 'oldest-first', afterSeq: decodeCursor(options.newer), take: options.limit + 1 });
+    const up = await engine().plants.list({ ...where, order: 'oldest-first', afterSeq: decodeCursor(options.newer), take: options.limit + 1 });
     if (up.length > options.limit) {
       const rows = up.slice(0, options.limit).reverse();
       return { rows, olderCursor: encodeCursor(rows[rows.length - 1].seq), newerCursor: encodeCursor(rows[0].seq) };
     }
   }
   const before = options.newer === undefined && options.cursor !== undefined ? decodeCursor(options.cursor) : undefined;
-  const down = await plantStore().list({ ...where, order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
+  const down = await engine().plants.list({ ...where, order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
   const rows = down.slice(0, options.limit);
   return {
     rows,
@@ -177,13 +179,13 @@ export async function browsePlants(options: PlantFilter & { limit: number; curso
  * holds int64's top id, nothing is above it, so the lowest free id from 1 up is offered instead.
  */
 export async function nextFreeId(): Promise<bigint> {
-  const highest = await plantStore().maxId();
+  const highest = await engine().plants.maxId();
   if (highest === null || highest < 1n) return 1n;
   if (highest < INT64_MAX) return highest + 1n;
-  return plantStore().lowestFreePositiveId();
+  return engine().plants.lowestFreePositiveId();
 }
 
 /** The newest plants with the time each was added, for the staff page. */
 export function recentPlants(limit: number): Promise<PlantRow[]> {
-  return plantStore().list({ order: 'newest-first', take: limit });
+  return engine().plants.list({ order: 'newest-first', take: limit });
 }

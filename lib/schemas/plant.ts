@@ -22,7 +22,7 @@ function documented<Schema extends z.core.$ZodType>(schema: Schema, meta: z.core
 }
 
 /**
- * An int64 that has already been read exactly from JSON (see lib/http/json.ts: integer literals
+ * An int64 that has already been read exactly from JSON (see lib/shared/json.ts: integer literals
  * arrive as bigint, anything with a fraction or exponent as a number, which fails here).
  */
 export const PlantId = documented(

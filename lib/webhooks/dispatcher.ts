@@ -9,9 +9,10 @@ import { log } from '../log';
 import { processWide } from '../process-wide';
 import { isShuttingDown } from '../shutdown';
 import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
-import { deliveryStore, type AttemptOutcome, type ClaimedDelivery } from './delivery-store';
+import { engine } from '../db/engine';
+import type { AttemptOutcome, ClaimedDelivery } from '../db/stores';
+import { recipientsOf } from './recipients';
 import { attemptDelivery, type AttemptResult } from './send';
-import { onDeliverSoon } from './wake';
 
 // Attempts in flight at once, per process.
 const MAX_IN_FLIGHT = 32;
@@ -31,6 +32,8 @@ type State = {
   again: boolean;
   timer?: NodeJS.Timeout;
   schedule: number[];
+  /** The wake of the dispatcher this process started, whichever route bundle's copy of this module asks (wake.ts). */
+  wakeRunning?: () => void;
 };
 
 const state = processWide('webhook-dispatcher', (): State => ({
@@ -55,7 +58,7 @@ export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, sche
 async function attempt(delivery: ClaimedDelivery): Promise<void> {
   const result = await attemptDelivery({ url: delivery.url, secret: delivery.secret }, { id: delivery.messageId, payload: delivery.payload });
   const outcome = outcomeOf(result, delivery, state.schedule);
-  await deliveryStore().complete(delivery, outcome, new Date());
+  await engine().deliveries.complete(delivery, outcome, new Date());
   if (outcome.status !== 'succeeded') {
     (outcome.status === 'failed' ? log.error : log.warn)(outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed', {
       deliveryId: delivery.id,
@@ -83,9 +86,9 @@ function start(delivery: ClaimedDelivery, then: () => void): void {
 
 /** One pass: fan out new events, claim what is due and start it. Says whether more may be waiting. */
 async function cycle(onAttemptDone: () => void): Promise<{ claimed: number; more: boolean }> {
-  const store = deliveryStore();
+  const store = engine().deliveries;
   const now = new Date();
-  const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - testDispatchDelayMs()), now });
+  const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - testDispatchDelayMs()), now, recipients: recipientsOf });
   const free = MAX_IN_FLIGHT - state.inFlight.size;
   const claimed = free > 0 ? await store.claim({ limit: free, now, leaseUntil: new Date(now.getTime() + LEASE_MS) }) : [];
   for (const delivery of claimed) start(delivery, onAttemptDone);
@@ -115,7 +118,7 @@ async function run(): Promise<void> {
       // A backlog is worked through a slice at a time, with requests served in between.
       if (state.again) await new Promise((resolve) => setImmediate(resolve));
     } while (state.again && !isShuttingDown());
-    const due = await deliveryStore().nextDueAt();
+    const due = await engine().deliveries.nextDueAt();
     if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - Date.now()));
   } catch (error) {
     log.error('webhook dispatcher failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
@@ -133,10 +136,17 @@ export async function startDispatcher(): Promise<void> {
   if (state.started) return;
   state.schedule = retrySchedule();
   state.started = true;
-  onDeliverSoon(wake);
+  state.wakeRunning = wake;
   // Attempts a previous process had claimed when it died are taken again once their lease lapses.
-  await deliveryStore().requeueExpired(new Date()).catch(() => 0);
+  await engine().deliveries.requeueExpired(new Date()).catch(() => 0);
   wake();
+}
+
+/** Wakes the dispatcher this process runs, if it runs one; whether it did. */
+export function wakeRunningDispatcher(): boolean {
+  if (!state.wakeRunning) return false;
+  state.wakeRunning();
+  return true;
 }
 
 // ----- Serverless: after a response, and from the cron route
@@ -150,7 +160,7 @@ export async function deliverDue({ budgetMs }: { budgetMs: number }): Promise<{ 
   const deadline = Date.now() + budgetMs;
   let attempts = 0;
   let progress: () => void = () => {};
-  await deliveryStore().requeueExpired(new Date());
+  await engine().deliveries.requeueExpired(new Date());
   while (Date.now() < deadline) {
     const { claimed, more } = await cycle(() => progress());
     attempts += claimed;

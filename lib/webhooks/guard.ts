@@ -10,7 +10,7 @@ import 'server-only';
 import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../errors';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 

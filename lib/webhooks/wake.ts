@@ -6,21 +6,13 @@
 import 'server-only';
 import { after } from 'next/server';
 import { log } from '../log';
-import { processWide } from '../process-wide';
-
-const registry = processWide('webhook-dispatcher-wake', () => ({ wake: undefined as (() => void) | undefined }));
-
-/** Called by the in-process dispatcher when it starts. */
-export function onDeliverSoon(wake: () => void): void {
-  registry.wake = wake;
-}
+import { deliverDue, wakeRunningDispatcher } from './dispatcher';
 
 export function deliverSoon(): void {
-  if (registry.wake) return registry.wake();
+  if (wakeRunningDispatcher()) return;
   if (process.env.VERCEL) {
     try {
       after(async () => {
-        const { deliverDue } = await import('./dispatcher');
         await deliverDue({ budgetMs: AFTER_RESPONSE_BUDGET_MS });
       });
     } catch (error) {

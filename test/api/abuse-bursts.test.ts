@@ -7,7 +7,7 @@
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { newAccount, type Browser, type TestAccount } from '../support/accounts';
 import { uniqueId } from '../support/api';

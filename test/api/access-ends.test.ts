@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { decode, encode } from 'next-auth/jwt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { db } from '../../lib/db/client';
 import { sqliteFilePath } from '../../lib/db/url';
 import { newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';

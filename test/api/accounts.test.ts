@@ -2,13 +2,13 @@
 // admin" mean what they say): roles, the last-admin rule under races, one-time set-password
 // links, password rules, and what deleting an account does to its tokens.
 import { describe, expect, it } from 'vitest';
-import { AccountError, changePassword, disableAccount, enableAccount, resetPassword, setAccountRole } from '../../lib/auth/accounts';
+import { AccountError, changePassword, disableAccount, enableAccount, resetPassword, setAccountRole } from '../../lib/auth/accounts/changes';
 import { OPERATOR_COMMAND, staffContext } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
-import { verifyPassword } from '../../lib/auth/password';
-import { inspectPasswordLink, PasswordLinkError, setPasswordWithLink } from '../../lib/auth/password-links';
-import { passwordProblem, PasswordRuleError } from '../../lib/auth/password-policy';
-import { createUser } from '../../lib/auth/users';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
+import { verifyPassword } from '../../lib/auth/passwords/hash';
+import { inspectPasswordLink, PasswordLinkError, setPasswordWithLink } from '../../lib/auth/passwords/links';
+import { passwordProblem, PasswordRuleError } from '../../lib/auth/passwords/policy';
+import { createUser } from '../../lib/auth/accounts/directory';
 import { db } from '../../lib/db/client';
 import { ownDatabase } from '../support/own-database';
 

@@ -1,14 +1,14 @@
 // The audit trail: every change says who made it, through which request, in a record written
-// with the change; GET /audit-events reads it back.
+// with the change; GET /audit-events reads it back. The records as stored (written in the change's
+// transaction, never updated) are held to the store contract (test/db/contract/plants.test.ts), and
+// their pruning is test/db/retention.test.ts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND, staffContext } from '../../lib/audit/context';
-import { createApiToken, revokeApiToken } from '../../lib/auth/api-tokens';
-import { issueSessionToken } from '../../lib/auth/session-token';
+import { createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens';
+import { issueSessionToken } from '../../lib/auth/tokens/session-token';
 import { db } from '../../lib/db/client';
-import { pruneExpired } from '../../lib/retention';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
 import { api, baseUrl, expectError, uniqueId } from '../support/api';
-import { createTestDatabase, testEngine, usingDatabase } from '../support/database';
 import { callAction, form } from '../support/server-actions';
 
 type AuditRecord = {
@@ -279,36 +279,5 @@ describe('the published document', () => {
     expect(Object.keys(document.paths['/audit-events'].get.responses).sort()).toEqual(['200', '400', '401', '403', '405', '408', '417', '429', '431', '500', '503']);
     expect(document.paths['/audit-events'].get).toMatchObject({ security: [{ bearerAuth: ['audit:read'] }] });
     expect(document.components.schemas.AuditEvent).toMatchObject({ properties: { action: { enum: expect.arrayContaining(['plant.created', 'staff.sign_in_failed']) } } });
-  });
-});
-
-describe('the records themselves', () => {
-  it('are never updated: the database refuses', async () => {
-    const update = db().$executeRawUnsafe(`UPDATE "AuditEvent" SET "actorName" = 'someone else'`);
-    await expect(update).rejects.toThrow(/audit records are never updated/);
-  });
-
-  it('are pruned after AUDIT_RETENTION_DAYS when it is set, and kept forever when it is not', async () => {
-    // A database of its own, so the shared one keeps its records.
-    const database = await createTestDatabase(testEngine());
-    const previous = process.env.AUDIT_RETENTION_DAYS;
-    try {
-      await usingDatabase(database.url, async () => {
-        const old = new Date(Date.now() - 40 * 24 * 3600 * 1000);
-        const at = testEngine() === 'sqlite' ? old.toISOString().replace('Z', '+00:00') : old.toISOString();
-        for (const when of [at, at, new Date().toISOString()]) {
-          await database.execute(`INSERT INTO "AuditEvent" ("at", "action", "actorType", "actorName", "targetType", "targetId") VALUES ('${when}', 'plant.created', 'system', 'cli', 'plant', '1')`);
-        }
-        delete process.env.AUDIT_RETENTION_DAYS;
-        expect((await pruneExpired()).auditEvents).toBe(0);
-        process.env.AUDIT_RETENTION_DAYS = '30';
-        expect((await pruneExpired()).auditEvents).toBe(2);
-        expect(await database.execute('SELECT "seq" FROM "AuditEvent"')).toHaveLength(1);
-      });
-    } finally {
-      if (previous === undefined) delete process.env.AUDIT_RETENTION_DAYS;
-      else process.env.AUDIT_RETENTION_DAYS = previous;
-      await database.remove();
-    }
   });
 });

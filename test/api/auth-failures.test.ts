@@ -2,8 +2,8 @@
 // Cache-Control of API answers. The server trusts one proxy (TRUST_PROXY=true), so each test
 // can speak from addresses of its own through X-Forwarded-For.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueSessionToken } from '../../lib/auth/session-token';
-import { generateApiToken } from '../../lib/auth/token-format';
+import { issueSessionToken } from '../../lib/auth/tokens/session-token';
+import { generateApiToken } from '../../lib/auth/tokens/format';
 import { expectError } from '../support/api';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { requestOn, startServer, type RunningServer } from '../support/server';

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TOKEN_CACHE_TTL_MS, createApiToken, revokeApiToken } from '../../lib/auth/api-tokens';
+import { TOKEN_CACHE_TTL_MS, createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { db } from '../../lib/db/client';
 import { api, expectError, newToken, uniqueId, type ApiResponse } from '../support/api';
@@ -42,7 +42,7 @@ describe('requests without a valid bearer token get 401', () => {
   });
 
   it('a well-formed token that was never issued', async () => {
-    const { generateApiToken } = await import('../../lib/auth/token-format');
+    const { generateApiToken } = await import('../../lib/auth/tokens/format');
     const response = await api('/plants', { method: 'POST', token: generateApiToken(), body: plantBody() });
     expectError(response, 401, 40102, /not known/);
   });

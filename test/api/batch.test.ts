@@ -1,6 +1,6 @@
 // POST /plants/batch: each item decided as POST /plants decides it, in order, one result per item.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../lib/http/json';
+import { parseJsonExact } from '../../lib/shared/json';
 import { BATCH_CHUNK_SIZE } from '../../lib/plants/batch';
 import { api, expectError, newToken, uniqueId } from '../support/api';
 

@@ -4,8 +4,8 @@ import { randomBytes } from 'node:crypto';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parsePlantsCsv } from '../../lib/csv/plants-csv';
-import { stringifyJson } from '../../lib/http/json';
-import { plantStore } from '../../lib/plants/store';
+import { stringifyJson } from '../../lib/shared/json';
+import { engine } from '../../lib/db/engine';
 import { BATCH_MAX_ITEMS } from '../../lib/schemas/plant';
 import { api, expectError, newToken, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn } from '../support/database';
@@ -102,7 +102,7 @@ describe('GET /plants/export', () => {
       { id: uniqueId(), name: `\r@SUM(A1) ${other}`, tag: '\t-3' },
     ];
     const unrecorded = () => ({ audit: [], events: [] });
-    await plantStore().insertMany(plants, unrecorded);
+    await engine().plants.insertMany(plants, unrecorded);
     try {
       const { text } = await exportOf(`?q=${other}`);
       expect(text).toBe(
@@ -113,7 +113,7 @@ describe('GET /plants/export', () => {
       expect(parsed.records.map((record) => record.values)).toEqual(plants.map(({ id, name, tag }) => ({ id: id.toString(), name, tag })));
     } finally {
       // Gone again, so no other test meets a name the API would refuse.
-      for (const { id } of plants) await plantStore().delete(id, () => {}, unrecorded);
+      for (const { id } of plants) await engine().plants.delete(id, () => {}, unrecorded);
     }
   });
 

@@ -3,7 +3,7 @@
 // next-auth's pages and redirects. PUBLIC_URL, when set, names the origin. Engine-independent,
 // so it runs on SQLite only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generateApiToken } from '../../lib/auth/token-format';
+import { generateApiToken } from '../../lib/auth/tokens/format';
 import { expectError } from '../support/api';
 import { createTestDatabase, testEngine, type TestDatabase } from '../support/database';
 import { requestOn, startServer, type RunningServer } from '../support/server';

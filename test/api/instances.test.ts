@@ -45,7 +45,7 @@ describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL d
     // Both instances have just verified (and may cache) the token.
     for (const server of servers) expect((await requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 
-    // The write any instance makes when staff revoke a token (lib/auth/api-tokens.ts).
+    // The write any instance makes when staff revoke a token (lib/auth/tokens/api-tokens.ts).
     const revokedAt = performance.now();
     await database.execute(`UPDATE "ApiToken" SET "revokedAt" = now() WHERE "id" = '${id}'`);
     const refusedAfter = await Promise.all(

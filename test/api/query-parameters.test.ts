@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { SCOPES } from '../../lib/auth/scopes';
 import { api, uniqueId, type ApiResponse } from '../support/api';
 

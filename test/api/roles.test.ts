@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { db } from '../../lib/db/client';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
 import { baseUrl } from '../support/api';

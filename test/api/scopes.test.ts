@@ -2,9 +2,9 @@
 // server holds every operation to exactly that (403 40301 without it, RFC 6750 §3.1).
 import { describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
-import { authenticate } from '../../lib/auth/bearer';
-import { issueSessionToken } from '../../lib/auth/session-token';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
+import { authenticate } from '../../lib/auth/tokens/bearer';
+import { issueSessionToken } from '../../lib/auth/tokens/session-token';
 import { SCOPES, type Scope } from '../../lib/auth/scopes';
 import { db } from '../../lib/db/client';
 import { newAccount } from '../support/accounts';

@@ -1,9 +1,10 @@
-// GET /plants?q=&tag=: the same answers on both engines (this file runs on each, with the same
-// expectations), whichever index serves the search.
+// GET /plants?q=&tag= over HTTP, on both engines: what the API adds to a search (a blank q, trimming,
+// refusals, pages that keep the filters in Link). Which plants a search finds, on each engine and
+// whichever index serves it, is the store's: test/db/contract/plants.test.ts, search.
 import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseJsonExact } from '../../lib/http/json';
-import { foldForSearch } from '../../lib/plants/fold';
+import { parseJsonExact } from '../../lib/shared/json';
+import { foldForSearch } from '../../lib/shared/fold';
 import { api, expectError, newToken, uniqueId } from '../support/api';
 
 let token: string;
@@ -52,64 +53,6 @@ beforeAll(async () => {
 const withMarker = (...found: string[]) => found.map((name) => `${name} ${marker}`);
 
 describe('GET /plants?q=', () => {
-  it('finds a piece of the name in any case, newest first', async () => {
-    expect(await search({ q: 'monstera' })).toEqual(withMarker("Monstera 'Thai Constellation'", 'Monstera Deliciosa'));
-    expect(await search({ q: 'STERA dEL' })).toEqual(withMarker('Monstera Deliciosa'));
-    expect(await search({ q: "'thai c" })).toEqual(withMarker("Monstera 'Thai Constellation'"));
-  });
-
-  it('folds non-ASCII text the same way on both engines', async () => {
-    expect(await search({ q: 'STRASSE' })).toEqual(withMarker('Gartenstraße Farn'));
-    expect(await search({ q: 'straße' })).toEqual(withMarker('Gartenstraße Farn'));
-    expect(await search({ q: 'ΦΊΚΟΣ' })).toEqual(withMarker('Φίκος λυράτα'));
-    expect(await search({ q: 'κοσ λυρ' })).toEqual(withMarker('Φίκος λυράτα'));
-    expect(await search({ q: 'монстера' })).toEqual(withMarker('МОНСТЕРА ВАРИЕГАТА'));
-    expect(await search({ q: 'istanbul' })).toEqual(withMarker('İstanbul ivy'));
-    expect(await search({ q: 'FERN WIDE' })).toEqual(withMarker('Ｆｅｒｎ wide'));
-    expect(await search({ q: 'cafe\u0301' })).toEqual(withMarker('Café au lait'));
-  });
-
-  it('keeps accents significant', async () => {
-    expect(await search({ q: 'cafe' })).toEqual([]);
-    expect(await search({ q: 'φικος' })).toEqual([]);
-  });
-
-  it('takes LIKE and FTS syntax as plain text', async () => {
-    const special = withMarker('100% "pure" fern_x \\ back');
-    expect(await search({ q: '%' })).toEqual(special);
-    expect(await search({ q: '0% "p' })).toEqual(special);
-    expect(await search({ q: '"pure"' })).toEqual(special);
-    expect(await search({ q: 'n_x' })).toEqual(special);
-    expect(await search({ q: '\\ b' })).toEqual(special);
-    expect(await search({ q: 'e_' })).toEqual([]);
-    expect(await search({ q: 'pure AND fern' })).toEqual([]);
-    expect(await search({ q: 'pu*' })).toEqual([]);
-  });
-
-  it('matches one and two characters, below the trigram index', async () => {
-    expect(await search({ q: 'İV' })).toEqual(withMarker('İstanbul ivy'));
-    expect(await search({ q: 'ß' })).toEqual(withMarker('Gartenstraße Farn'));
-    expect(await search({ q: 'ΦΊ' })).toEqual(withMarker('Φίκος λυράτα'));
-    expect(await search({ q: '%' })).toHaveLength(1);
-    expect(await search({ q: 'qq' })).toEqual([]);
-  });
-
-  it('matches one and two characters outside the BMP, across the whole catalogue', async () => {
-    // Two code points but four UTF-16 units: a search of "two characters" on both engines. No tag
-    // narrows these, so PostgreSQL answers from the index of names' characters and pairs.
-    const across = async (q: string) => names(await api(`/plants?${new URLSearchParams({ q, limit: '100' })}`, { token }));
-    expect(await across('🪴🌵')).toEqual(withMarker('Potted 🪴🌵 cactus'));
-    expect(await across('🌵')).toEqual(withMarker('Potted 🪴🌵 cactus'));
-    expect(await across('🌵🪴')).toEqual([]);
-  });
-
-  it('finds by the marker alone across all plants, and by q and tag together', async () => {
-    const everything = [...PLANTS].reverse().map((name) => `${name} ${marker}`);
-    expect(names(await api(`/plants?q=${marker}&limit=100`, { token }))).toEqual(everything);
-    expect(await search({ q: marker })).toEqual(everything);
-    expect(await search({ q: marker, tag: `${tag}-other` })).toEqual([]);
-  });
-
   it('treats an empty or blank q as no filter, and trims it', async () => {
     expect(await search({ q: '' })).toHaveLength(PLANTS.length);
     expect(await search({ q: '   ' })).toHaveLength(PLANTS.length);
@@ -120,14 +63,6 @@ describe('GET /plants?q=', () => {
     expectError(await api(`/plants?q=${'x'.repeat(201)}`, { token }), 400, 40003, 'q: must be at most 200 characters');
     expectError(await api('/plants?q=a%00b', { token }), 400, 40003, 'q: must not contain control characters');
     expectError(await api(`/plants?tag=${'x'.repeat(101)}`, { token }), 400, 40003, 'tag: must be at most 100 characters');
-  });
-});
-
-describe('GET /plants?tag=', () => {
-  it('matches the tag exactly, case and all', async () => {
-    expect(await search({})).toHaveLength(PLANTS.length);
-    expect(await search({ tag: tag.toUpperCase() })).toEqual([]);
-    expect(await search({ tag: tag.slice(0, -1) })).toEqual([]);
   });
 });
 

@@ -2,8 +2,8 @@
 import { hkdfSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { authenticate } from '../../lib/auth/bearer';
-import { issueSessionToken, SESSION_TOKEN_LIFETIME_SECONDS, type SessionAccount } from '../../lib/auth/session-token';
+import { authenticate } from '../../lib/auth/tokens/bearer';
+import { issueSessionToken, SESSION_TOKEN_LIFETIME_SECONDS, type SessionAccount } from '../../lib/auth/tokens/session-token';
 import { newAccount } from '../support/accounts';
 import { api, expectError } from '../support/api';
 import { TEST_AUTH_SECRET } from '../support/server';

@@ -1,7 +1,8 @@
 // The sign-in surface under abuse, on a production server of its own (so its log and its
 // throttle rows are this file's alone): parallel guesses against the throttle, oversized input,
-// expired throttle rows, and the log lines sign-in writes. Password checks are counted from those
-// log lines: each check writes "sign-in failed" or "sign-in succeeded".
+// and the log lines sign-in writes. Password checks are counted from those log lines: each check
+// writes "sign-in failed" or "sign-in succeeded". The throttle's store (its claims, expired rows
+// purged) is held to its contract in test/db/contract/auth-stores.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
@@ -30,18 +31,6 @@ async function throttleRow(email: string) {
   const rows = await database.execute(`SELECT "attempts", "lastAttemptAt" FROM "LoginThrottle" WHERE "key" = '${email}'`);
   return rows[0] as { attempts: number | bigint; lastAttemptAt: bigint } | undefined;
 }
-
-// First in this file: the server purges at most once a minute, after a claim, and this must be
-// its first.
-describe('expired throttle rows', () => {
-  it('are purged', async () => {
-    const stale = `stale-${Date.now()}@example.com`;
-    const old = BigInt(Date.now() - 16 * 60 * 1000);
-    await database.execute(`INSERT INTO "LoginThrottle" ("key", "attempts", "windowStart", "lastAttemptAt") VALUES ('${stale}', 3, ${old}, ${old})`);
-    await signInOn(server, `someone-${Date.now()}@example.com`, 'any password at all');
-    await expect.poll(async () => (await throttleRow(stale)) === undefined, { timeout: 5000 }).toBe(true);
-  });
-});
 
 describe('the throttle, under a burst of parallel attempts', () => {
   it('runs at most 5 password checks out of 100, and refuses the correct password while throttled', async () => {

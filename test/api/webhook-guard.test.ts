@@ -4,7 +4,7 @@
 import dns from 'node:dns';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { ApiError } from '../../lib/http/errors';
+import { ApiError } from '../../lib/errors';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { checkDestination, checkingLookup, parseWebhookUrl, RefusedAddressError } from '../../lib/webhooks/guard';
 import { uniqueId } from '../support/api';

@@ -1,14 +1,12 @@
 // Webhooks end to end, on each engine: a production server with its own database, and a local
-// receiver that verifies every signature with the standardwebhooks package's own verifier.
+// receiver that verifies every signature with the standardwebhooks package's own verifier. The
+// dispatcher's store itself (fan-out, claims, leases) is held to its contract in
+// test/db/contract/deliveries.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/api';
-import { OPERATOR_COMMAND, staffContext } from '../../lib/audit/context';
-import { db } from '../../lib/db/client';
-import { deliveryStore } from '../../lib/webhooks/delivery-store';
-import { insertOutboxRows, plantEvent } from '../../lib/webhooks/outbox';
+import { staffContext } from '../../lib/audit/context';
 import { listAuditRecords } from '../../lib/audit/service';
 import {
-  createWebhookEndpoint,
   deleteWebhookEndpoint,
   listWebhookEndpoints,
   resendDelivery,
@@ -325,29 +323,5 @@ describe.runIf(testEngine() === 'postgresql')('without a long-running dispatcher
     // The daily prune answers what it removed.
     const pruned = await requestOn(server, '/api/cron/retention', { headers: { authorization: `Bearer ${cronSecret}` } });
     expect(pruned.body).toEqual({ auditEvents: 0, deliveries: 0, events: 0 });
-  });
-});
-
-describe.runIf(testEngine() === 'postgresql')('claiming deliveries on PostgreSQL', () => {
-  it('never hands one delivery to two claims made at the same moment', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.remove);
-    await usingDatabase(database.url, async () => {
-      // An endpoint nothing here delivers to (no server runs on this database).
-      const { endpoint } = await createWebhookEndpoint({ url: 'https://93.184.215.14/never-called' }, OPERATOR_COMMAND);
-      const events = Array.from({ length: 200 }, (_, index) => plantEvent('plant.created', { id: BigInt(index + 1), name: `Plant ${index}` }, new Date(Date.now() + 1000)));
-      await db().$transaction((tx) => insertOutboxRows(tx, events));
-      const now = new Date(Date.now() + 2000);
-      expect(await deliveryStore().fanOut({ limit: 500, madeBy: now, now })).toBe(200);
-
-      // Twenty claims at once, on ten pooled connections: with SKIP LOCKED each row goes to one.
-      const claims = await Promise.all(
-        Array.from({ length: 20 }, () => deliveryStore().claim({ limit: 15, now: new Date(now.getTime() + 1000), leaseUntil: new Date(now.getTime() + 60_000) })),
-      );
-      const taken = claims.flat().map((delivery) => delivery.id);
-      expect(new Set(taken).size).toBe(taken.length);
-      expect(taken.length).toBe(200);
-      expect(claims.flat().every((delivery) => delivery.endpointId === endpoint.id && delivery.attempts === 1)).toBe(true);
-    });
   });
 });

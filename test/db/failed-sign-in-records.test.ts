@@ -1,9 +1,9 @@
-// Failed sign-ins in the audit trail stay bounded per address (lib/auth/sign-in-failures.ts): the
+// Failed sign-ins in the audit trail stay bounded per address (lib/auth/sessions/sign-in-failures.ts): the
 // first five of a minute in full, the rest in one summary written when the minute is over. Run
 // in-process against each engine's database, with the minute given rather than waited for.
 import { describe, expect, it } from 'vitest';
 import type { ChangeContext } from '../../lib/audit/context';
-import { FAILED_SIGN_INS_RECORDED_IN_FULL, recordFailedSignIn } from '../../lib/auth/sign-in-failures';
+import { FAILED_SIGN_INS_RECORDED_IN_FULL, recordFailedSignIn } from '../../lib/auth/sessions/sign-in-failures';
 import { db } from '../../lib/db/client';
 import { ownDatabase } from '../support/own-database';
 

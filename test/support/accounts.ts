@@ -1,7 +1,7 @@
 // Staff accounts for tests, made through the same service functions the pages and CLI use, and
 // signed in through next-auth's real endpoints, as a browser would.
 import { randomBytes } from 'node:crypto';
-import { countUsers, createUser } from '../../lib/auth/users';
+import { countUsers, createUser } from '../../lib/auth/accounts/directory';
 import type { Role } from '../../lib/auth/scopes';
 
 export type TestAccount = { id: string; email: string; password: string; role: Role };

@@ -2,7 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
-import { createApiToken } from '../../lib/auth/api-tokens';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 
 export type ApiResponse = { status: number; headers: Headers; text: string; body: unknown };
 

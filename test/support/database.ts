@@ -114,7 +114,7 @@ export async function tokenIn(url: string, name = 'test', scopes?: string[]): Pr
 
 /** Runs `work` with this process's lib/db pointed at another database, then back at its own. */
 export async function usingDatabase<T>(url: string, work: () => Promise<T>): Promise<T> {
-  const { closeDb } = await import('../../lib/db/client');
+  const { closeDb } = await import('../../lib/db/engine');
   const previous = process.env.DATABASE_URL;
   await closeDb();
   process.env.DATABASE_URL = url;

@@ -1,6 +1,6 @@
 // A database of a test file's own (see ownDatabase).
 import { afterAll, beforeAll } from 'vitest';
-import { closeDb } from '../../lib/db/client';
+import { closeDb } from '../../lib/db/engine';
 import { createTestDatabase, type TestDatabase } from './database';
 
 /**

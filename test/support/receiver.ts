@@ -2,7 +2,7 @@
 // the standardwebhooks package's own verifier, as a real receiver would, and records what came.
 import http from 'node:http';
 import { Webhook } from 'standardwebhooks';
-import { parseJsonExact } from '../../lib/http/json';
+import { parseJsonExact } from '../../lib/shared/json';
 
 export type Delivery = {
   id: string;

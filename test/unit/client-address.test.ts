@@ -1,7 +1,7 @@
 // Which address a request came from, and which forwarded headers are believed.
 import { afterEach, describe, expect, it } from 'vitest';
-import { addressBucket } from '../../lib/http/address-windows';
-import { clientAddress } from '../../lib/http/client-address';
+import { addressBucket } from '../../lib/shared/address-windows';
+import { clientAddress } from '../../lib/shared/client-address';
 import { trustedProxyHops } from '../../server/forwarded-headers.mjs';
 
 const from = (forwardedFor: string) => clientAddress(new Headers({ 'x-forwarded-for': forwardedFor }));

@@ -1,6 +1,6 @@
 // Comments that name a file of this repository must name one that exists: a comment that points a
 // reader at a moved or deleted file is worse than none. Every comment line of the source, tests,
-// benchmarks and configuration is read; a path under one of the top folders (lib/http/json.ts,
+// benchmarks and configuration is read; a path under one of the top folders (lib/shared/json.ts,
 // docs/security.md, server/main.mjs...) or a root file (README.md, proxy.ts...) must be there.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';

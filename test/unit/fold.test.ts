@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { foldForSearch } from '../../lib/plants/fold';
+import { foldForSearch } from '../../lib/shared/fold';
 
 /** Whether a search for `query` finds `name`, as both engines decide it: folded text in folded text. */
 const finds = (name: string, query: string) => foldForSearch(name).includes(foldForSearch(query));

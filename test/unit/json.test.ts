@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { parse } from 'lossless-json';
 import { describe, expect, it } from 'vitest';
-import { DuplicateKeyError, jsonBoundBroken, markIntegers, parseJsonExact, stringifyJson } from '../../lib/http/json';
+import { DuplicateKeyError, jsonBoundBroken, markIntegers, parseJsonExact, stringifyJson } from '../../lib/shared/json';
 
 type Outcome = { value: unknown } | { error: Error };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { hashPassword, verifyPassword } from '../../lib/auth/password';
+import { hashPassword, verifyPassword } from '../../lib/auth/passwords/hash';
 
 describe('password hashing', () => {
   it('verifies the right password and refuses others', async () => {

@@ -1,7 +1,7 @@
 // Return paths: every value a crafted link could carry ends on this site. The values are as the
 // server receives them, after the query string is decoded once.
 import { describe, expect, it } from 'vitest';
-import { returnPathOn, safeReturnPath } from '../../lib/auth/return-path';
+import { returnPathOn, safeReturnPath } from '../../lib/auth/sessions/return-path';
 
 const SITE = 'https://plants.example';
 

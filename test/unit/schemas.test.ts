@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeIssues } from '../../lib/http/validation';
+import { describeIssues } from '../../lib/shared/validation';
 import { NewPlant, NewPlantForm } from '../../lib/schemas/plant';
 
 const problems = (schema: typeof NewPlant | typeof NewPlantForm, input: unknown) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { displayPrefix, generateApiToken, hashApiToken, isWellFormedApiToken } from '../../lib/auth/token-format';
+import { displayPrefix, generateApiToken, hashApiToken, isWellFormedApiToken } from '../../lib/auth/tokens/format';
 
 describe('API token format', () => {
   it('is pst_ + 49 base62 characters, unique each time', () => {

@@ -2,7 +2,7 @@
 // The signed-in person's own account. Each action is defined through serverAction(), which checks
 // the session and the arguments first.
 import { z } from 'zod';
-import { changePassword, endSessions } from '@/lib/auth/accounts';
+import { changePassword, endSessions } from '@/lib/auth/accounts/changes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 
 export type ChangePasswordState = { kind: 'idle' } | { kind: 'changed' } | { kind: 'error'; message: string };

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { AccountSettings } from '@/components/account-settings';
-import { PASSWORD_MIN_LENGTH } from '@/lib/auth/password-policy';
+import { PASSWORD_MIN_LENGTH } from '@/lib/auth/passwords/policy';
 import { ROLE_LABELS } from '@/lib/auth/scopes';
-import { requireStaff } from '@/lib/auth/staff';
+import { requireStaff } from '@/lib/auth/sessions/current-staff';
 
 export const metadata: Metadata = { title: 'Your account · Plant Store' };
 

@@ -3,10 +3,10 @@ import Link from 'next/link';
 import { Timestamp } from '@/components/timestamp';
 import { AUDIT_ACTIONS } from '@/lib/audit/actions';
 import { listAuditRecords, type AuditRecord } from '@/lib/audit/service';
-import { requireAdmin } from '@/lib/auth/staff';
-import { ApiError } from '@/lib/http/errors';
-import { stringifyJson } from '@/lib/http/json';
-import { describeIssues } from '@/lib/http/validation';
+import { requireAdmin } from '@/lib/auth/sessions/current-staff';
+import { ApiError } from '@/lib/errors';
+import { stringifyJson } from '@/lib/shared/json';
+import { describeIssues } from '@/lib/shared/validation';
 import { ListAuditEventsQuery } from '@/lib/schemas/audit';
 
 export const metadata: Metadata = { title: 'Activity · Plant Store' };

@@ -1,10 +1,11 @@
 import type { Metadata } from 'next';
 import { CatalogueSearch } from '@/components/catalogue/catalogue-search';
-import { CatalogueView, type CatalogueRow } from '@/components/catalogue/catalogue-view';
-import { issueSessionToken } from '@/lib/auth/session-token';
-import { requireStaff } from '@/lib/auth/staff';
-import { ApiError } from '@/lib/http/errors';
-import { describeIssues } from '@/lib/http/validation';
+import { CatalogueView } from '@/components/catalogue/catalogue-view';
+import type { CatalogueRow } from '@/components/catalogue/versioned-row';
+import { issueSessionToken } from '@/lib/auth/tokens/session-token';
+import { requireStaff } from '@/lib/auth/sessions/current-staff';
+import { ApiError } from '@/lib/errors';
+import { describeIssues } from '@/lib/shared/validation';
 import { plantEtag } from '@/lib/plants/etag';
 import { browsePlants, toPlant, type BrowsePage } from '@/lib/plants/service';
 import { ListPlantsQuery } from '@/lib/schemas/list';

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { ApiExplorer } from '@/components/api-explorer';
 import { OpenApiReference } from '@/components/openapi-reference';
-import { requireStaff } from '@/lib/auth/staff';
+import { requireStaff } from '@/lib/auth/sessions/current-staff';
 import { configuredPublicOrigin } from '@/lib/http/origin';
 import { buildOpenApiDocument } from '@/lib/openapi/document';
 

@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { ImportPlants } from '@/components/import/import-plants';
-import { issueSessionToken } from '@/lib/auth/session-token';
-import { requireStaff } from '@/lib/auth/staff';
+import { issueSessionToken } from '@/lib/auth/tokens/session-token';
+import { requireStaff } from '@/lib/auth/sessions/current-staff';
 
 export const metadata: Metadata = { title: 'Import · Plant Store' };
 

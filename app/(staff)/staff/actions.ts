@@ -4,11 +4,11 @@
 // the arguments first, and logs a refusal.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { disableAccount, enableAccount, resetPassword, setAccountRole } from '@/lib/auth/accounts';
-import { passwordLinkPath } from '@/lib/auth/password-links';
+import { disableAccount, enableAccount, resetPassword, setAccountRole } from '@/lib/auth/accounts/changes';
+import { passwordLinkPath } from '@/lib/auth/passwords/links';
 import { ROLES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
-import { createUser, StaffEmail } from '@/lib/auth/users';
+import { createUser, StaffEmail } from '@/lib/auth/accounts/directory';
 
 export type AddStaffState =
   | { kind: 'idle' }

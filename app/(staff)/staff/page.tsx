@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { StaffManager } from '@/components/staff-manager';
-import { requireAdmin } from '@/lib/auth/staff';
-import { listAccounts } from '@/lib/auth/users';
+import { requireAdmin } from '@/lib/auth/sessions/current-staff';
+import { listAccounts } from '@/lib/auth/accounts/directory';
 
 export const metadata: Metadata = { title: 'Staff · Plant Store' };
 

@@ -4,7 +4,7 @@
 // them with a signed-in person's cookie.
 import { revalidatePath } from 'next/cache';
 import { z } from 'zod';
-import { createApiToken, revokeApiToken } from '@/lib/auth/api-tokens';
+import { createApiToken, revokeApiToken } from '@/lib/auth/tokens/api-tokens';
 import { SCOPES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { TokenName } from '@/lib/schemas/token';

@@ -1,8 +1,8 @@
 import type { Metadata } from 'next';
 import { TokenManager } from '@/components/token-manager';
-import { listApiTokens } from '@/lib/auth/api-tokens';
+import { listApiTokens } from '@/lib/auth/tokens/api-tokens';
 import { ROLE_SCOPES } from '@/lib/auth/scopes';
-import { requireStaff } from '@/lib/auth/staff';
+import { requireStaff } from '@/lib/auth/sessions/current-staff';
 
 export const metadata: Metadata = { title: 'API tokens · Plant Store' };
 

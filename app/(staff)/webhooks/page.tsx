@@ -1,6 +1,6 @@
 import type { Metadata } from 'next';
 import { WebhookManager, type EndpointView } from '@/components/webhook-manager';
-import { requireAdmin } from '@/lib/auth/staff';
+import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { listWebhookEndpoints, recentDeliveries } from '@/lib/webhooks/endpoints';
 import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';
 

@@ -1,5 +1,5 @@
-import { db } from '@/lib/db/client';
-import { ApiError } from '@/lib/http/errors';
+import { checkDatabase } from '@/lib/db/client';
+import { ApiError } from '@/lib/errors';
 import { json } from '@/lib/http/respond';
 import { withoutAuth } from '@/lib/http/route';
 
@@ -7,7 +7,7 @@ export const dynamic = 'force-dynamic';
 
 export const GET = withoutAuth(async () => {
   try {
-    await db().$queryRaw`SELECT 1`;
+    await checkDatabase();
   } catch {
     throw new ApiError('unavailable', 'The database does not answer');
   }

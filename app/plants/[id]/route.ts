@@ -1,9 +1,10 @@
 import { requestContext } from '@/lib/audit/context';
 import { readJsonObject } from '@/lib/http/body';
-import { ifMatchOf, ifNoneMatchOf, matchesWeakly } from '@/lib/http/conditional';
+import { ifMatchOf, ifNoneMatchOf } from '@/lib/http/conditional';
+import { matchesWeakly } from '@/lib/shared/entity-tags';
 import { json, noContent } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
-import { parseWith } from '@/lib/http/validation';
+import { parseWith } from '@/lib/shared/validation';
 import { plantEtag } from '@/lib/plants/etag';
 import { deletePlant, getPlant, patchPlant } from '@/lib/plants/service';
 import { PlantPatch, PlantPathParams } from '@/lib/schemas/plant';

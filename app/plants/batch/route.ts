@@ -1,6 +1,6 @@
 import { requestContext } from '@/lib/audit/context';
 import { readJsonArray } from '@/lib/http/body';
-import { ApiError } from '@/lib/http/errors';
+import { ApiError } from '@/lib/errors';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
 import { createPlants } from '@/lib/plants/batch';

@@ -1,5 +1,5 @@
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
-import { parseWith } from '@/lib/http/validation';
+import { parseWith } from '@/lib/shared/validation';
 import { plantsCsv } from '@/lib/plants/export';
 import { PlantFilterQuery } from '@/lib/schemas/list';
 

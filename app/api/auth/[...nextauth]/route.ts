@@ -1,3 +1,3 @@
-import { handleAuthRequest } from '@/lib/auth/next-auth-route';
+import { handleAuthRequest } from '@/lib/http/next-auth-route';
 
 export { handleAuthRequest as GET, handleAuthRequest as POST };

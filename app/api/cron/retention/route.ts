@@ -1,6 +1,6 @@
 // Vercel Cron, daily (vercel.json): prunes audit records past AUDIT_RETENTION_DAYS and old webhook
 // history, as a long-running server does on its own.
-import { assertCronRequest } from '@/lib/auth/cron';
+import { assertCronRequest } from '@/lib/auth/tokens/cron';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withoutAuth } from '@/lib/http/route';
 import { pruneExpired } from '@/lib/retention';

@@ -1,6 +1,6 @@
 // Vercel Cron, every minute (vercel.json): delivers what is due. Where no process outlives its
 // response, this is what sends retries, and anything after() could not finish.
-import { assertCronRequest } from '@/lib/auth/cron';
+import { assertCronRequest } from '@/lib/auth/tokens/cron';
 import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withoutAuth } from '@/lib/http/route';
 import { deliverDue } from '@/lib/webhooks/dispatcher';

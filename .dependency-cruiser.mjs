@@ -1,0 +1,98 @@
+// The layers of the code and the direction imports may go between them, checked by `npm run lint`
+// (`depcruise`). docs/architecture.md, Layers, draws the same graph. Each rule's comment says what it
+// keeps apart; a type-only import counts like any other.
+
+// The rules below a route: they throw domain errors (lib/errors.ts) and never answer HTTP themselves.
+const DOMAIN = '^lib/(plants|auth|webhooks|audit)/|^lib/(retention|background)\\.ts$';
+
+const config = {
+  forbidden: [
+    {
+      name: 'no-cycles',
+      comment: 'No module reaches itself through its imports: each layer and each folder points one way.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'lib-not-to-app-or-components',
+      comment: 'lib/ is below the routes, pages and components: it never imports app/ or components/.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^(app|components)/' },
+    },
+    {
+      name: 'domain-not-to-http',
+      comment:
+        'The domain (lib/plants, lib/auth, lib/webhooks, lib/audit) and lib/db never import lib/http: they refuse with lib/errors.ts, and lib/http turns that into an answer.',
+      severity: 'error',
+      from: { path: [DOMAIN, '^lib/db/'] },
+      to: { path: '^lib/http/' },
+    },
+    {
+      name: 'db-not-to-domain',
+      comment: 'lib/db is below the domain: the engines know rows and statements, never the rules (those are passed in, as the fan-out rule is).',
+      severity: 'error',
+      from: { path: '^lib/db/' },
+      to: { path: DOMAIN },
+    },
+    {
+      name: 'sqlite-only-through-the-selector',
+      comment: "SQLite's code is reached only through engine() (lib/db/engine.ts), and from inside its own folder.",
+      severity: 'error',
+      from: { pathNot: ['^lib/db/engine\\.ts$', '^lib/db/sqlite/'] },
+      to: { path: '^lib/db/sqlite/' },
+    },
+    {
+      name: 'postgresql-only-through-the-selector',
+      comment: "PostgreSQL's code is reached only through engine() (lib/db/engine.ts), and from inside its own folder.",
+      severity: 'error',
+      from: { pathNot: ['^lib/db/engine\\.ts$', '^lib/db/postgresql/'] },
+      to: { path: '^lib/db/postgresql/' },
+    },
+    {
+      name: 'shared-is-a-leaf',
+      comment:
+        'lib/shared and lib/errors.ts are for every layer, so they import nothing of lib/ but each other and process-wide state.',
+      severity: 'error',
+      from: { path: '^lib/(shared/|errors\\.ts$)' },
+      to: { path: '^lib/', pathNot: '^lib/(shared/|errors\\.ts$|process-wide\\.ts$)' },
+    },
+    {
+      name: 'lib-to-server-only-its-shared-modules',
+      comment:
+        'server/ may import lib/; lib/ imports only the two modules of server/ it shares: the forwarded-header rules and the one module of Next internals.',
+      severity: 'error',
+      from: { path: '^lib/' },
+      to: { path: '^server/', pathNot: '^server/(forwarded-headers|next-internals)\\.mjs$' },
+    },
+    {
+      name: 'server-not-to-app-or-components',
+      comment: 'The production server loads the built route handlers at run time; it never imports app/ or components/.',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^(app|components)/' },
+    },
+    {
+      name: 'components-not-to-db-or-http',
+      comment: "Components run in the browser (or render on the server from what their page gives them): they never import lib/db or lib/http.",
+      severity: 'error',
+      from: { path: '^components/' },
+      to: { path: '^lib/(db|http)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(lib/db/generated|\\.next)/' },
+    // Type-only imports are dependencies too: a type from the wrong layer couples it as much.
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.tsx', '.mjs', '.js', '.json'],
+    },
+  },
+};
+
+export default config;

@@ -1,0 +1,87 @@
+// Password work is the costliest thing a stranger can start: one scrypt hash is about 100 ms of a
+// core and 32 MB, and the sign-in and set-password forms are open to anyone. Unchecked, 32 parallel
+// sign-ins with made-up emails held /api/health for 11 s: the hashes filled libuv's thread pool,
+// which the server also needs for compression and files. So password work is admitted before it
+// runs, in two steps:
+// - per client address, in one-minute windows (PASSWORD_ATTEMPTS_PER_MINUTE), checked and counted
+//   in one synchronous step before anything else is done for the attempt (lib/shared/address-windows.ts);
+// - globally, at most PASSWORD_HASH_CONCURRENCY hashes at once (by default one less than the
+//   cores, at least one), with a short queue behind them; past the queue the answer is a quick
+//   refusal with Retry-After, so password work never starves the API or health.
+// The limits live in each process's memory; each instance admits its own share.
+import 'server-only';
+import { availableParallelism } from 'node:os';
+import { addressWindows, secondsLeftIn } from '../../shared/address-windows';
+import { UNKNOWN_ADDRESS } from '../../shared/client-address';
+import { ApiError } from '../../errors';
+import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared/rate-limit-config';
+import { NoSlotError, slots } from '../../slots';
+
+// Hashes that may wait for a slot, per slot: at about 100 ms a hash, a wait of under half a second.
+const QUEUED_PER_SLOT = 4;
+// What a refusal of the global cap asks the client to wait: the queue drains in well under this.
+const BUSY_RETRY_AFTER_SECONDS = 1;
+
+const attempts = addressWindows('password-attempts');
+
+export type PasswordAttempt = {
+  /** The attempt succeeded: it is given back, so the allowance counts failures (and attempts in flight). */
+  succeeded(): void;
+};
+
+const UNCOUNTED: PasswordAttempt = { succeeded() {} };
+
+/**
+ * Counts one password attempt (a sign-in, a set-password) from `address`, or throws the 429
+ * ApiError with Retry-After when the address has made its allowance this minute.
+ */
+export function admitPasswordAttempt(address: string | undefined, now = Date.now()): PasswordAttempt {
+  const limit = passwordAttemptsPerMinute();
+  if (limit === 0) return UNCOUNTED;
+  const window = attempts.of(address ?? UNKNOWN_ADDRESS, now);
+  if (window.count >= limit) {
+    const retryAfter = secondsLeftIn(window, now);
+    throw new ApiError(
+      'too_many_password_attempts',
+      `Too many password attempts from this address: ${limit} a minute are allowed; retry in ${retryAfter} s`,
+      { 'Retry-After': String(retryAfter) },
+    );
+  }
+  window.count++;
+  let given = false;
+  return {
+    succeeded() {
+      if (!given && window.count > 0) window.count--;
+      given = true;
+    },
+  };
+}
+
+/** The server is hashing as many passwords as it will at once, and as many are waiting. */
+export class PasswordHashingBusyError extends ApiError {
+  readonly retryAfterSeconds = BUSY_RETRY_AFTER_SECONDS;
+  constructor() {
+    super('password_hashing_busy', `The server is checking as many passwords as it can; retry in ${BUSY_RETRY_AFTER_SECONDS} s`, {
+      'Retry-After': String(BUSY_RETRY_AFTER_SECONDS),
+    });
+  }
+}
+
+/** How many hashes may run at once: PASSWORD_HASH_CONCURRENCY, or one less than the cores. */
+function concurrency(): number {
+  return passwordHashConcurrency() ?? Math.max(1, availableParallelism() - 1);
+}
+
+const hashing = slots('password-hashing', concurrency);
+
+/**
+ * Runs `work` (one password hash) in a slot of the global cap: at once if one is free, after a
+ * short wait in the queue, or not at all (PasswordHashingBusyError) when the queue is full too.
+ */
+export async function inHashingSlot<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await hashing.run(work, { maxWaiting: concurrency() * QUEUED_PER_SLOT });
+  } catch (error) {
+    throw error instanceof NoSlotError ? new PasswordHashingBusyError() : error;
+  }
+}

@@ -1,0 +1,49 @@
+// Who is signed in, for pages and server actions, and what their role lets them open. Every page
+// asks here itself, and every server action through lib/auth/server-action.ts: hiding a link is
+// not a permission check.
+import 'server-only';
+import { forbidden, redirect } from 'next/navigation';
+import { connection } from 'next/server';
+import { cache } from 'react';
+import { db } from '../../db/client';
+import { log } from '../../log';
+import { safeReturnPath } from './return-path';
+import { isRole, type Role } from '../scopes';
+import { serverSession } from './server-session';
+
+export type Staff = { id: string; email: string; role: Role; sessionVersion: number };
+
+/**
+ * The signed-in staff member, or null. The session must still be current: its account exists,
+ * is not disabled, and has not moved to a new session version since the cookie was issued. That
+ * is read from the database itself, not a cache, so a change anywhere counts from the next page.
+ * Cached per request: the staff layout and its page both ask, and one read answers both.
+ */
+export const currentStaff = cache(async (): Promise<Staff | null> => {
+  // A session exists only at request time; without this the build would try to prerender staff
+  // pages, and read (or, on SQLite, invent) the signing secret while doing so.
+  await connection();
+  const session = await serverSession();
+  const { id, ver } = (session?.user ?? {}) as { id?: string; ver?: number };
+  if (!id) return null;
+  const row = await db().user.findUnique({ where: { id }, select: { id: true, email: true, role: true, disabledAt: true, sessionVersion: true } });
+  if (!row || row.disabledAt || row.sessionVersion !== ver) return null;
+  return { id: row.id, email: row.email, role: isRole(row.role) ? row.role : 'staff', sessionVersion: row.sessionVersion };
+});
+
+/** For staff pages: the signed-in staff member, or a redirect to /login that comes back to `returnTo`. */
+export async function requireStaff(returnTo: string): Promise<Staff> {
+  const staff = await currentStaff();
+  if (!staff) redirect(`/login?callbackUrl=${encodeURIComponent(safeReturnPath(returnTo))}`);
+  return staff;
+}
+
+/** For admin pages: as requireStaff, and a 403 page (with a log line) for anyone else. */
+export async function requireAdmin(returnTo: string): Promise<Staff> {
+  const staff = await requireStaff(returnTo);
+  if (staff.role !== 'admin') {
+    log.warn('page refused: admins only', { path: returnTo, userId: staff.id, role: staff.role });
+    forbidden();
+  }
+  return staff;
+}

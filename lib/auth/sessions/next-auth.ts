@@ -1,0 +1,75 @@
+// Staff sign-in with next-auth: the Credentials provider checks an email and a scrypt hash, and a
+// JWT session cookie holds the signed-in state (no session table to keep).
+import 'server-only';
+import type { NextAuthOptions } from 'next-auth';
+import CredentialsProvider from 'next-auth/providers/credentials';
+import { incomingRequest } from '../../audit/context';
+import { endSessions } from '../accounts/changes';
+import { returnPathOn } from './return-path';
+import { resolveAuthSecret } from './secret';
+import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './rules';
+import { authorizeStaff } from './sign-in';
+import { log } from '../../log';
+
+// next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
+// route hands it the configured public origin, never a client's (lib/http/next-auth-route.ts).
+// NEXTAUTH_URL, when set, still wins.
+process.env.AUTH_TRUST_HOST = 'true';
+
+let options: NextAuthOptions | undefined;
+
+/** Built on first use, so neither the build nor a page that needs no session reads the secret. */
+export function authOptions(): NextAuthOptions {
+  return (options ??= {
+    secret: resolveAuthSecret().secret,
+    session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
+    jwt: { encode: encodeWithinMaxAge },
+    // httpOnly and SameSite=Lax are next-auth's defaults; Secure follows the environment, so
+    // production cookies never travel over plain HTTP. AUTH_COOKIE_SECURE=false is the escape
+    // hatch for a production build served over plain HTTP on a private network.
+    useSecureCookies: process.env.NODE_ENV === 'production' && process.env.AUTH_COOKIE_SECURE !== 'false',
+    pages: { signIn: '/login', error: '/login' },
+    providers: [
+      CredentialsProvider({
+        name: 'Email and password',
+        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+        authorize: authorizeStaff,
+      }),
+    ],
+    callbacks: {
+      // Wherever a request says to go next, it is a path on this site, and it is sent as a path:
+      // a browser resolves it against the address it used, so no origin needs naming.
+      redirect: ({ url, baseUrl }) => returnPathOn(baseUrl, url),
+      // Runs at sign-in (with `user`) and on every read of the session (pages, server actions,
+      // GET /api/auth/session). Throwing ends the session: next-auth then clears the cookie.
+      async jwt({ token, user }) {
+        if (user) return { ...token, ...newSessionClaims((user as unknown as { sessionVersion: number }).sessionVersion) };
+        const ended = await sessionEndReason(token);
+        if (ended) throw new Error(`session ended: ${ended}`);
+        return token;
+      },
+      session({ session, token }) {
+        return { ...session, user: { email: token.email, id: token.sub, ver: token.ver } };
+      },
+    },
+    events: {
+      // Sign-out ends the session on the server too: a copy of the cookie stops working.
+      async signOut({ token }) {
+        if (token?.sub) await endSessions(token.sub, 'sign-out', {
+            actor: { type: 'staff', id: token.sub, name: String(token.email ?? '') },
+            ...(await incomingRequest()),
+          });
+      },
+    },
+    logger: {
+      // next-auth logs refused sign-ins as errors with their stack; a wrong password is not a fault.
+      error(code, metadata) {
+        if (code === 'CREDENTIALS_SIGNIN' || code === 'JWT_SESSION_ERROR') return;
+        const detail = metadata instanceof Error ? metadata.message : (metadata as { message?: string })?.message;
+        log.error(`next-auth ${code}`, { detail: String(detail ?? '') });
+      },
+      warn() {},
+      debug() {},
+    },
+  });
+}

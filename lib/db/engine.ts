@@ -1,0 +1,31 @@
+// The one place that picks the database engine: DATABASE_URL names it (lib/db/url.ts), and engine()
+// answers with everything that engine implements (the Engine of lib/db/stores.ts). Nothing outside
+// lib/db asks which engine it is on; code that differs per engine lives in lib/db/sqlite or
+// lib/db/postgresql, reached only from here (npm run lint checks that).
+import 'server-only';
+import { processWide } from '../process-wide';
+import { closePrismaClient } from './client';
+import { postgresqlEngine } from './postgresql/engine';
+import { sqliteEngine } from './sqlite/engine';
+import type { Engine } from './stores';
+import { databaseEngine, type DatabaseEngine } from './url';
+
+// The choice is made once per process, on first use (never at build time), and again only after
+// closeDb. What is kept process-wide is the choice, not the object: Next evaluates a module once per
+// route bundle, and each bundle must use its own copy of the engine's code, whose errors (ApiError)
+// its route wrapper recognises; the state behind them (connections, the write queue, counts) is
+// process-wide already.
+const chosen = processWide('database-engine', () => ({ current: undefined as DatabaseEngine | undefined }));
+
+/** The process's engine: its plants, deliveries, sign-in throttle, rate counter, token use and account statements. */
+export function engine(): Engine {
+  return (chosen.current ??= databaseEngine()) === 'sqlite' ? sqliteEngine : postgresqlEngine;
+}
+
+/** Closes the process's database connections (at shutdown, and in tests); the next use opens new ones. */
+export async function closeDb(): Promise<void> {
+  chosen.current = undefined;
+  sqliteEngine.close();
+  postgresqlEngine.close();
+  await closePrismaClient();
+}

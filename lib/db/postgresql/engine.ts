@@ -1,0 +1,21 @@
+// Everything PostgreSQL implements (the Engine of lib/db/stores.ts), reached only through engine()
+// (lib/db/engine.ts). It holds nothing open of its own: every statement runs on Prisma's pool.
+import 'server-only';
+import type { Engine } from '../stores';
+import { postgresqlAccounts } from './accounts';
+import { postgresqlDeliveries } from './deliveries';
+import { postgresqlLoginThrottle } from './login-throttle';
+import { postgresqlPlants } from './plants';
+import { postgresqlRateCounter } from './rate-counter';
+import { postgresqlTokenUse } from './token-use';
+
+export const postgresqlEngine: Engine = {
+  name: 'postgresql',
+  plants: postgresqlPlants,
+  deliveries: postgresqlDeliveries,
+  loginThrottle: postgresqlLoginThrottle,
+  rateCounter: postgresqlRateCounter,
+  tokenUse: postgresqlTokenUse,
+  accounts: postgresqlAccounts,
+  close: () => {},
+};

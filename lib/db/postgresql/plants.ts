@@ -1,0 +1,138 @@
+// The plant statements on PostgreSQL, as SQL through Prisma's client, built into the plant store by
+// lib/db/plant-store.ts. A batch chunk is inserted with one statement (unnest), and search uses two
+// GIN indexes on "nameFolded": pg_trgm's for three characters or more, plant_short_grams's for one or
+// two.
+//
+// Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
+// round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
+// store 6,993 plants/s with one client; a search asks the trigram and plant_short_grams indexes, p99
+// 20.2 ms over the search mix on 100,000 plants (docs/performance.md, The catalogue on 100,000
+// plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
+import 'server-only';
+import { db } from '../client';
+import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
+import { plantStoreOf } from '../plant-store';
+import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern } from '../shared-sql';
+import type { InsertOutcome, PlantChange, PlantQuery, PlantValues } from '../stores';
+import { postgresqlChangeRecords, type Queryable } from './change-records';
+
+type StoredRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
+
+// Ids travel as text and are cast in SQL, so none passes through a JavaScript number. The
+// unique index on id decides: a taken id (by a stored plant or an earlier item) inserts nothing.
+const INSERT_MANY = `INSERT INTO "Plant" ("id", "name", "tag", "nameFolded")
+  SELECT "id", "name", "tag", "nameFolded"
+  FROM unnest($1::text[]::bigint[], $2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS item("id", "name", "tag", "nameFolded", "position")
+  ORDER BY "position"
+  ON CONFLICT ("id") DO NOTHING
+  RETURNING ${PLANT_COLUMNS}`;
+const FIND_MANY = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ANY($1::text[]::bigint[])`;
+const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = $1::text::bigint`;
+const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
+const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${PLANT_COLUMNS}`;
+const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
+
+// A row whose id was taken when we inserted, then freed by a delete before we could read it:
+// inserting it again is right, and rare enough that a few attempts always settle it.
+const INSERT_ATTEMPTS = 3;
+
+const query = (on: Queryable, sql: string, ...values: unknown[]) => on.$queryRawUnsafe<StoredRow[]>(sql, ...values);
+
+async function insertOnce(tx: Queryable, plants: PlantValues[]): Promise<StoredRow[]> {
+  return query(
+    tx,
+    INSERT_MANY,
+    plants.map((plant) => plant.id.toString()),
+    plants.map((plant) => plant.name),
+    plants.map((plant) => plant.tag),
+    plants.map((plant) => foldForSearch(plant.name)),
+  );
+}
+
+async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantChange[]): Promise<InsertOutcome[]> {
+  const outcomes: InsertOutcome[] = new Array(plants.length);
+  let pending = plants.map((_, index) => index);
+  for (let attempt = 0; pending.length > 0; attempt++) {
+    if (attempt === INSERT_ATTEMPTS) throw new Error('insertMany: ids kept changing between insert and read');
+    const made = new Map((await insertOnce(tx, pending.map((index) => plants[index]))).map((row) => [row.id, row]));
+    const taken: number[] = [];
+    for (const index of pending) {
+      const row = made.get(plants[index].id);
+      if (!row) {
+        taken.push(index);
+        continue;
+      }
+      // Only the first item with an id made its row; a later one finds it taken, as it would
+      // have had the items been sent one by one.
+      made.delete(row.id);
+      outcomes[index] = { inserted: true, row };
+      changed.push({ kind: 'created', plant: row });
+    }
+    if (taken.length === 0) break;
+    const holders = new Map((await query(tx, FIND_MANY, taken.map((index) => plants[index].id.toString()))).map((row) => [row.id, row]));
+    pending = taken.filter((index) => {
+      const row = holders.get(plants[index].id);
+      if (row) outcomes[index] = { inserted: false, row };
+      return !row;
+    });
+  }
+  return outcomes;
+}
+
+/** The SQL of a list; PostgreSQL's planner picks between the trigram, (tag, seq) and seq indexes. */
+function listStatement(query: PlantQuery): { sql: string; parameters: (string | number)[] } {
+  const newestFirst = query.order === 'newest-first';
+  const bound = newestFirst ? query.beforeSeq : query.afterSeq;
+  const conditions: string[] = [];
+  const parameters: (string | number)[] = [];
+  const parameter = (value: string | number) => `$${parameters.push(value)}`;
+  // pg_trgm serves LIKE from its GIN index when the text has a trigram (three characters or more).
+  // One or two characters are also looked up among each name's characters and pairs of characters,
+  // in the index of plant_short_grams (its migration, *_short_search_grams, says why). LIKE stays
+  // beside that test: it is the cheaper of the two to run on a row, so a newest-first scan, which
+  // the planner prefers for a common character, runs the function only on the rows LIKE keeps.
+  if (query.folded !== undefined) {
+    conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
+    if (!usesTrigramIndex(query.folded)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+  }
+  if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
+  if (bound !== undefined) conditions.push(`p."seq" ${newestFirst ? '<' : '>'} ${parameter(bound)}`);
+  const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
+  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY p."seq" ${newestFirst ? 'DESC' : 'ASC'} LIMIT ${parameter(query.take)}`;
+  return { sql, parameters };
+}
+
+export const postgresqlPlants = plantStoreOf<Queryable>({
+  // An interactive transaction of Prisma's client, with the client's one set of transaction options
+  // (lib/db/client.ts).
+  transaction: (work) => db().$transaction(async (tx) => work(tx)),
+  changeRecords: postgresqlChangeRecords,
+  insertMany,
+  async lockById(tx, id) {
+    const [current = null] = await query(tx, LOCK_BY_ID, id.toString());
+    return current;
+  },
+  async update(tx, seq, { name, tag }) {
+    const [row] = await query(tx, UPDATE, name, tag, foldForSearch(name), seq);
+    return row;
+  },
+  async delete(tx, seq) {
+    await tx.$executeRawUnsafe(DELETE, seq);
+  },
+  async findById(id) {
+    const [row = null] = await query(db(), FIND_BY_ID, id.toString());
+    return row;
+  },
+  list(plantQuery) {
+    const { sql, parameters } = listStatement(plantQuery);
+    return query(db(), sql, ...parameters);
+  },
+  async maxId() {
+    const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);
+    return row?.id ?? null;
+  },
+  async lowestFreePositiveId() {
+    const [row] = await db().$queryRawUnsafe<{ id: bigint | number | null }[]>(LOWEST_FREE_POSITIVE_ID);
+    return row?.id == null ? null : BigInt(row.id);
+  },
+});

@@ -1,0 +1,108 @@
+// SQL that both engines run as it is written, or build from the same pieces: written once here, and
+// used only by the engines' folders (lib/db/sqlite, lib/db/postgresql). Each engine's own statements
+// are in its folder.
+import 'server-only';
+// Prisma.sql is the same runtime's tag in both generated clients; the adapter writes the placeholders.
+import { Prisma } from './generated/sqlite/client';
+
+// ----- Plants
+
+/** A plant row's columns, as every plant statement returns them (PlantRow, with the engine's types). */
+export const PLANT_COLUMNS = '"seq", "id", "name", "tag", "createdAt"';
+/** The same, of the plant aliased `p`. */
+export const PLANT_COLUMNS_OF_P = 'p."seq", p."id", p."name", p."tag", p."createdAt"';
+
+export const MAX_PLANT_ID = 'SELECT max("id") AS "id" FROM "Plant"';
+
+/**
+ * A LIKE pattern for text anywhere in "nameFolded", with LIKE's wildcards and its escape character
+ * escaped, to go with `ESCAPE '\'`. SQLite's LIKE ignores the case of ASCII letters, PostgreSQL's
+ * does not; folded text has no uppercase letters, so both find the same plants.
+ */
+export function containsPattern(folded: string): string {
+  return `%${folded.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+}
+
+/**
+ * The lowest id from 1 up that no plant has. Walks the ids in order to the first whose successor
+ * is free; `next` - `id` cannot overflow, and `id` + 1 is only computed where a larger id, or
+ * the top of int64 (excluded), bounds it.
+ */
+export const LOWEST_FREE_POSITIVE_ID = `SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM "Plant" WHERE "id" = 1) THEN 1 ELSE (
+  SELECT "id" + 1 FROM (SELECT "id", lead("id") OVER (ORDER BY "id") AS "next" FROM "Plant" WHERE "id" >= 1) AS "walk"
+  WHERE "next" - "id" > 1 OR ("next" IS NULL AND "id" < 9223372036854775807) ORDER BY "id" LIMIT 1) END AS "id"`;
+
+// ----- Change records
+
+/** An audit record's columns, in the order the engines' inserts list them. */
+export const AUDIT_COLUMNS = '"at", "action", "actorType", "actorId", "actorName", "targetType", "targetId", "requestId", "clientAddress", "before", "after"';
+/** An outbox event's columns, in the order the engines' inserts list them (then "fannedOut"). */
+export const OUTBOX_COLUMNS = '"id", "type", "plantId", "endpointId", "payload", "createdAt"';
+
+/**
+ * A plant's event is kept only while some endpoint is enabled to hear of it: with none, a store
+ * writes no outbox at all. Checked inside the change's transaction, so it is what the database
+ * holds at that moment, not a cached list; an endpoint saved later hears of later changes only,
+ * which is the rule anyway (lib/webhooks/recipients.ts).
+ */
+export const ANY_ENABLED_ENDPOINT = 'EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE "enabled")';
+
+// ----- The sign-in throttle (lib/auth/passwords/login-throttle.ts decides the schedule)
+
+/**
+ * The wait after "LoginThrottle"."attempts" attempts, in SQL, from `delaysMs` (the wait after n
+ * attempts; the last entry for any more), so the database decides with the row as it holds it.
+ */
+function delaySql(delaysMs: readonly number[]): string {
+  const free = delaysMs.findIndex((delay) => delay > 0);
+  const steps = free > 0 ? [`WHEN "LoginThrottle"."attempts" < ${free} THEN 0`] : [];
+  for (let attempts = Math.max(free, 0); attempts < delaysMs.length - 1; attempts++) {
+    steps.push(`WHEN "LoginThrottle"."attempts" = ${attempts} THEN ${delaysMs[attempts]}`);
+  }
+  const last = delaysMs[delaysMs.length - 1];
+  return steps.length === 0 ? String(last) : `CASE ${steps.join(' ')} ELSE ${last} END`;
+}
+
+const claimStatements = new Map<string, string>();
+
+/**
+ * The claim, with named parameters @key, @now and @windowFloor. A row whose window has passed starts
+ * over; otherwise the attempt counts only if it comes late enough after the last. One that does not
+ * changes nothing and returns no row. On PostgreSQL concurrent claims on one key queue on its row
+ * lock; SQLite runs one writer at a time.
+ */
+export function loginClaimSql(delaysMs: readonly number[]): string {
+  const key = delaysMs.join(',');
+  let sql = claimStatements.get(key);
+  if (!sql) {
+    sql = `
+  INSERT INTO "LoginThrottle" ("key", "attempts", "windowStart", "lastAttemptAt") VALUES (@key, 1, @now, @now)
+  ON CONFLICT ("key") DO UPDATE SET
+    "attempts" = CASE WHEN "LoginThrottle"."windowStart" <= @windowFloor THEN 1 ELSE "LoginThrottle"."attempts" + 1 END,
+    "windowStart" = CASE WHEN "LoginThrottle"."windowStart" <= @windowFloor THEN @now ELSE "LoginThrottle"."windowStart" END,
+    "lastAttemptAt" = @now
+  WHERE "LoginThrottle"."windowStart" <= @windowFloor OR "LoginThrottle"."lastAttemptAt" + ${delaySql(delaysMs)} <= @now
+  RETURNING "attempts"`;
+    claimStatements.set(key, sql);
+  }
+  return sql;
+}
+export const LOGIN_THROTTLE_READ = 'SELECT "attempts", "lastAttemptAt" FROM "LoginThrottle" WHERE "key" = @key';
+export const LOGIN_THROTTLE_CLEAR = 'DELETE FROM "LoginThrottle" WHERE "key" = @key';
+export const LOGIN_THROTTLE_PURGE = 'DELETE FROM "LoginThrottle" WHERE "windowStart" <= @windowFloor';
+
+// ----- Staff accounts: the last active admin
+
+// "Someone else is still an active admin", for the two changes that can remove the last one.
+const anotherActiveAdmin = (id: string) =>
+  Prisma.sql`EXISTS (SELECT 1 FROM "User" AS "other" WHERE "other"."role" = 'admin' AND "other"."disabledAt" IS NULL AND "other"."id" <> ${id})`;
+
+/** Disables an account unless it is disabled already or the last active admin; `at` in the engine's own timestamp format. */
+export const disableUnlessLastAdmin = (id: string, at: Date | string) => Prisma.sql`
+  UPDATE "User" SET "disabledAt" = ${at}, "sessionVersion" = "sessionVersion" + 1
+  WHERE "id" = ${id} AND "disabledAt" IS NULL AND ("role" <> 'admin' OR ${anotherActiveAdmin(id)})`;
+
+/** Gives an account `role` unless it has it, or is the last active admin losing it. */
+export const setRoleUnlessLastAdmin = (id: string, role: string) => Prisma.sql`
+  UPDATE "User" SET "role" = ${role}, "sessionVersion" = "sessionVersion" + 1
+  WHERE "id" = ${id} AND "role" <> ${role} AND ("role" <> 'admin' OR "disabledAt" IS NOT NULL OR ${anotherActiveAdmin(id)})`;

@@ -1,0 +1,117 @@
+// The plant statements on SQLite, as prepared statements on SQLite's own connection (connection.ts),
+// built into the plant store by lib/db/plant-store.ts. They read and write the same Plant table, in
+// the same formats, as Prisma does. Search uses the FTS5 trigram table the migrations keep beside it
+// ("PlantSearch", rowid = "seq").
+//
+// Why not Prisma: these are the API's hot path. A create with its audit record is 61.6 µs of SQLite
+// work through these statements, where Prisma's query interpreter and adapter cost about a third of
+// a whole create's CPU (docs/performance-log.md, 2026-11-24); `POST /plants` answers 4,314 req/s
+// (docs/performance.md, The API on SQLite). A batch's plant is about 23 µs of insert and 4.7 µs of
+// audit record (docs/performance-log.md, The batch aim).
+import 'server-only';
+import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
+import { plantStoreOf } from '../plant-store';
+import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern } from '../shared-sql';
+import type { InsertOutcome, PlantQuery, PlantRow } from '../stores';
+import { sqliteChangeRecords } from './change-records';
+import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
+
+type StoredRow = { seq: bigint; id: bigint; name: string; tag: string | null; createdAt: string };
+
+// The unique index on id decides: a taken id inserts nothing and returns no row.
+const INSERT = `INSERT INTO "Plant" ("id", "name", "tag", "nameFolded", "createdAt") VALUES (?, ?, ?, ?, ?) ON CONFLICT ("id") DO NOTHING RETURNING ${PLANT_COLUMNS}`;
+const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ?`;
+const UPDATE = `UPDATE "Plant" SET "name" = ?, "tag" = ?, "nameFolded" = ? WHERE "seq" = ? RETURNING ${PLANT_COLUMNS}`;
+const DELETE = `DELETE FROM "Plant" WHERE "seq" = ?`;
+
+function toRow(row: StoredRow): PlantRow {
+  return { seq: Number(row.seq), id: row.id, name: row.name, tag: row.tag, createdAt: fromSqliteTime(row.createdAt) };
+}
+
+// Inside a transaction (SQLite has one writer, so a read there holds what it read until the commit).
+const findById = (id: bigint) => {
+  const row = prepared<[bigint], StoredRow>(FIND_BY_ID).get(id);
+  return row ? toRow(row) : null;
+};
+
+/** An FTS5 string: the trigram tokenizer makes it a phrase of the text's trigrams, i.e. a substring. */
+const ftsPhrase = (folded: string) => `"${folded.replaceAll('"', '""')}"`;
+
+/**
+ * The SQL of a list. A search of three characters or more without a tag walks the trigram index in
+ * `seq` order; with a tag, the (tag, seq) index leads and each of its rows is checked for the
+ * text, which costs at most the plants of that tag; a shorter search checks plants in `seq` order
+ * until the page is full.
+ */
+function listStatement(query: PlantQuery): { sql: string; parameters: (string | number)[] } {
+  const newestFirst = query.order === 'newest-first';
+  const bound = newestFirst ? query.beforeSeq : query.afterSeq;
+  const conditions: string[] = [];
+  const parameters: (string | number)[] = [];
+  let from = '"Plant" p';
+  let seq = 'p."seq"';
+  if (query.folded !== undefined) {
+    if (query.tag === undefined && usesTrigramIndex(query.folded)) {
+      from = '"PlantSearch" s JOIN "Plant" p ON p."seq" = s.rowid';
+      seq = 's.rowid';
+      conditions.push('s."PlantSearch" MATCH ?');
+      parameters.push(ftsPhrase(query.folded));
+    } else {
+      conditions.push(`p."nameFolded" LIKE ? ESCAPE '\\'`);
+      parameters.push(containsPattern(query.folded));
+    }
+  }
+  if (query.tag !== undefined) {
+    conditions.push('p."tag" = ?');
+    parameters.push(query.tag);
+  }
+  if (bound !== undefined) {
+    conditions.push(`${seq} ${newestFirst ? '<' : '>'} ?`);
+    parameters.push(bound);
+  }
+  parameters.push(query.take);
+  const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
+  return { sql: `SELECT ${PLANT_COLUMNS_OF_P} FROM ${from}${where} ORDER BY ${seq} ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?`, parameters };
+}
+
+export const sqlitePlants = plantStoreOf<void>({
+  // A savepoint of the turn's group commit (inTransaction), run synchronously: nothing else in this
+  // process runs between its statements.
+  transaction(work, weight) {
+    return inTransaction(() => {
+      const result = work();
+      if (result instanceof Promise) throw new Error('SQLite plant work must be synchronous');
+      return result;
+    }, weight);
+  },
+  changeRecords: sqliteChangeRecords,
+  insertMany(_tx, plants, changed) {
+    const now = toSqliteTime(new Date());
+    return plants.map(({ id, name, tag }): InsertOutcome => {
+      const inserted = prepared<[bigint, string, string | null, string, string], StoredRow>(INSERT).get(id, name, tag, foldForSearch(name), now);
+      if (!inserted) return { inserted: false, row: findById(id)! };
+      const row = toRow(inserted);
+      changed.push({ kind: 'created', plant: row });
+      return { inserted: true, row };
+    });
+  },
+  lockById: (_tx, id) => findById(id),
+  update(_tx, seq, { name, tag }) {
+    return toRow(prepared<[string, string | null, string, number], StoredRow>(UPDATE).get(name, tag, foldForSearch(name), seq)!);
+  },
+  delete(_tx, seq) {
+    prepared<[number]>(DELETE).run(seq);
+  },
+  findById: (id) => whenNotBusy(() => findById(id)),
+  async list(query) {
+    const { sql, parameters } = listStatement(query);
+    const rows = await whenNotBusy(() => prepared<(string | number)[], StoredRow>(sql).all(...parameters));
+    return rows.map(toRow);
+  },
+  async maxId() {
+    return (await whenNotBusy(() => prepared<[], { id: bigint | null }>(MAX_PLANT_ID).get()))?.id ?? null;
+  },
+  async lowestFreePositiveId() {
+    return (await whenNotBusy(() => prepared<[], { id: bigint | null }>(LOWEST_FREE_POSITIVE_ID).get()))?.id ?? null;
+  },
+});

@@ -1,0 +1,235 @@
+// What each engine implements, one interface per concern, and the rows they read and write. The
+// rules (lib/plants, lib/auth, lib/webhooks, lib/audit, lib/http's rate limit) reach an engine only
+// through these, as `engine()` returns them (lib/db/engine.ts); each engine's code lives in its own
+// folder, lib/db/sqlite and lib/db/postgresql. Work that is not on a measured hot path, and needs
+// nothing Prisma's query API cannot say, uses Prisma's client (lib/db/client.ts) on both engines
+// instead: see docs/architecture.md, One way to reach each engine.
+//
+// Every plant change (a create, an update, a delete, each chunk of a batch) happens inside one
+// transaction of the plant store, on either engine, and the store knows what it changed there
+// (PlantChange). What must be recorded with the changes, their audit records and webhook events
+// (RecordChanges), is written from that list inside the same transaction (ChangeRecordStore): see
+// lib/db/plant-store.ts.
+import type { Transaction } from './client';
+import type { DatabaseEngine } from './url';
+
+/** A value now (SQLite's statements, synchronous) or later (PostgreSQL's, over the network). */
+export type MaybePromise<T> = T | Promise<T>;
+
+// ----- Plants
+
+/** A stored plant; `seq` is the storage order that "newest first" and cursors use. */
+export type PlantRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
+
+/** What a plant is made of; the store folds the name for search itself (lib/shared/fold.ts). */
+export type PlantValues = { id: bigint; name: string; tag: string | null };
+
+/** A change the store made, as the transaction that made it knows it. */
+export type PlantChange =
+  | { kind: 'created'; plant: PlantRow }
+  | { kind: 'updated'; plant: PlantRow; previous: PlantRow }
+  | { kind: 'deleted'; previous: PlantRow };
+
+/** The stored plant an insert found or made: made by this insert, or already there with that id. */
+export type InsertOutcome = { inserted: boolean; row: PlantRow };
+
+/**
+ * Which plants a list walks: `folded` is a name search, already folded (lib/shared/fold.ts), and
+ * `tag` an exact tag. Newest first walks down from `beforeSeq`; oldest first walks up from `afterSeq`.
+ */
+export type PlantQuery = {
+  folded?: string;
+  tag?: string;
+  take: number;
+} & ({ order: 'newest-first'; beforeSeq?: number } | { order: 'oldest-first'; afterSeq?: number });
+
+export type PlantStore = {
+  /**
+   * Inserts the plants in order, in one transaction. An id already taken, by a stored plant or an
+   * earlier item, inserts nothing and reports the plant that holds it.
+   */
+  insertMany(plants: PlantValues[], record: RecordChanges): Promise<InsertOutcome[]>;
+  /**
+   * In one transaction: reads the plant with `id`, asks `change` for its new name and tag (it
+   * throws to refuse, and nothing changes), and stores them. Resolves to the plant as stored.
+   */
+  update(id: bigint, change: (current: PlantRow | null) => { name: string; tag: string | null }, record: RecordChanges): Promise<PlantRow>;
+  /** In one transaction: reads the plant with `id`, lets `check` refuse by throwing, deletes it. */
+  delete(id: bigint, check: (current: PlantRow | null) => void, record: RecordChanges): Promise<PlantRow>;
+  findById(id: bigint): Promise<PlantRow | null>;
+  list(query: PlantQuery): Promise<PlantRow[]>;
+  /** The highest id in use, or null in an empty store. */
+  maxId(): Promise<bigint | null>;
+  /** The lowest id from 1 up that no plant has (the next free id once int64's top is taken). */
+  lowestFreePositiveId(): Promise<bigint>;
+};
+
+// ----- Change records: audit records and webhook events
+
+/** An audit record as stored (lib/audit/records.ts makes them). */
+export type AuditRow = {
+  at: Date;
+  action: string;
+  actorType: string;
+  actorId: string | null;
+  actorName: string | null;
+  targetType: string;
+  targetId: string;
+  requestId: string | null;
+  clientAddress: string | null;
+  before: string | null;
+  after: string | null;
+};
+
+/** A webhook event in the outbox (lib/webhooks/outbox.ts makes them). */
+export type OutboxRow = {
+  /** The `webhook-id` every attempt carries: receivers use it to drop duplicates. */
+  id: string;
+  type: string;
+  plantId: bigint | null;
+  endpointId: string | null;
+  /** The exact body every attempt sends (and signs). */
+  payload: string;
+  createdAt: Date;
+};
+
+/** What a change leaves behind besides itself, written in its own transaction. */
+export type ChangeRecords = { audit: AuditRow[]; events: OutboxRow[] };
+
+/**
+ * The audit records and webhook events of a transaction's changes, made inside that transaction.
+ * `events: false` when the store knows no endpoint is enabled to hear of them (so none are made).
+ */
+export type RecordChanges = (changes: PlantChange[], options: { events: boolean }) => ChangeRecords;
+
+/**
+ * How an engine writes a plant change's records inside the change's own transaction, `Transaction`
+ * being the engine's handle on it (SQLite's is the connection's open savepoint, so nothing;
+ * PostgreSQL's the Prisma transaction client). The plant store calls it (lib/db/plant-store.ts).
+ * Changes off the hot path write their records through Prisma in their own transactions
+ * (insertAuditRows in lib/audit/records.ts, insertOutboxRows in lib/webhooks/outbox.ts).
+ */
+export type ChangeRecordStore<Transaction> = {
+  /**
+   * Whether to make webhook events at all: some endpoint is enabled, as the transaction sees it. An
+   * engine that checks in the statement that writes them answers true.
+   */
+  eventsWanted(tx: Transaction): MaybePromise<boolean>;
+  /** Writes the records; a plant's event only while some endpoint is enabled to hear of it. */
+  write(tx: Transaction, records: ChangeRecords): MaybePromise<void>;
+};
+
+// ----- Webhook deliveries
+
+/** A delivery taken for one attempt, with what the attempt needs. `attempts` counts this one. */
+export type ClaimedDelivery = {
+  id: string;
+  attempts: number;
+  retries: number;
+  endpointId: string;
+  url: string;
+  secret: string;
+  messageId: string;
+  payload: string;
+};
+
+/** What an attempt leaves: succeeded, failed for good, or pending a retry at `nextAttemptAt`. */
+export type AttemptOutcome = {
+  status: 'succeeded' | 'failed' | 'pending';
+  retries: number;
+  nextAttemptAt: Date;
+  statusCode: number | null;
+  durationMs: number;
+  error: string | null;
+};
+
+export type EndpointChoice = { id: string; events: string; enabled: boolean; createdAt: Date };
+export type EventToFanOut = { type: string; endpointId: string | null; createdAt: Date };
+/** Which endpoints get an event (the rule: lib/webhooks/recipients.ts). */
+export type Recipients = (event: EventToFanOut, endpoints: EndpointChoice[]) => string[];
+
+export type DeliveryStore = {
+  /**
+   * Turns up to `limit` events made no later than `madeBy`, oldest first, into one delivery per
+   * endpoint `recipients` names; returns how many events it took. One fan-out at a time across
+   * instances, so each plant's deliveries are made in the order of its events.
+   */
+  fanOut(options: { limit: number; madeBy: Date; now: Date; recipients: Recipients }): Promise<number>;
+  /** Takes up to `limit` due deliveries until `leaseUntil`; none whose plant has an earlier delivery still open. */
+  claim(options: { limit: number; now: Date; leaseUntil: Date }): Promise<ClaimedDelivery[]>;
+  /** Records an attempt's outcome, unless the delivery was taken again meanwhile (its lease ran out). */
+  complete(delivery: ClaimedDelivery, outcome: AttemptOutcome, now: Date): Promise<void>;
+  /** Deliveries whose claimer's lease ran out (it died) become due again. */
+  requeueExpired(now: Date): Promise<number>;
+  /** When the soonest pending delivery is due; null when none is. */
+  nextDueAt(): Promise<Date | null>;
+};
+
+// ----- Sign-in attempts, request counts, token use
+
+/** Sign-in attempts per key (an email), counted in the database so every instance sees the same count. */
+export type LoginThrottleStore = {
+  /**
+   * Claims one attempt for `key` at `now` (ms), in one statement: counted, and true, when the key's
+   * window has passed (it began at or before `windowFloor`) or the attempt comes late enough after
+   * the last (`delaysMs[n]` after n attempts, the last entry for any more); else false, and nothing
+   * changes. Parallel claims on one key are decided one after the other.
+   */
+  claim(key: string, now: number, windowFloor: number, delaysMs: readonly number[]): Promise<boolean>;
+  /** The attempts counted for `key` and when the last was made (ms); null when there are none. */
+  read(key: string): Promise<{ attempts: number; lastAttemptAt: number } | null>;
+  /** Forgets `key`'s attempts. */
+  clear(key: string): Promise<void>;
+  /** Forgets every key whose window began at or before `windowFloor`. */
+  purge(windowFloor: number): Promise<void>;
+};
+
+/** Requests per caller in fixed windows (lib/http/rate-limit.ts decides what is too many). */
+export type RateCounter = {
+  /**
+   * Counts one request for `key` in the window that starts at `windowStart` (ms), and returns the
+   * count so far in it; a newer window starts over at 1. A number at once when the count is kept in
+   * this process (SQLite), a promise when it is in the database (PostgreSQL, where instances whose
+   * clocks differ share it: there an older window never rolls a newer one back).
+   */
+  count(key: string, windowStart: number): MaybePromise<number>;
+};
+
+/** When each API token was last used. */
+export type TokenUseStore = {
+  /**
+   * Notes that token `id` was used at `at`; a token deleted meanwhile is no fault. Resolves when the
+   * request may go on (on SQLite at once: the note is written in the background, see there).
+   */
+  recordUse(id: string, at: Date): Promise<void>;
+};
+
+// ----- Staff accounts
+
+/**
+ * The two account changes that could leave no active admin, each one guarded statement that two
+ * admins racing cannot both pass. `recorded` (the change's audit record, through Prisma) runs in the
+ * same transaction when the account changed;
+ * each resolves to the number of accounts changed (0 or 1).
+ */
+export type AccountStore = {
+  /** Disables the account at `at` (its session version moves on) unless it is already disabled or the last active admin. */
+  disableUnlessLastAdmin(id: string, at: Date, recorded: (tx: Transaction) => Promise<void>): Promise<number>;
+  /** Gives the account `role` (its session version moves on) unless it has it, or is the last active admin losing it. */
+  setRoleUnlessLastAdmin(id: string, role: string, recorded: (tx: Transaction) => Promise<void>): Promise<number>;
+};
+
+// ----- The engine
+
+/** Everything one engine implements; `engine()` (lib/db/engine.ts) returns the process's. */
+export type Engine = {
+  readonly name: DatabaseEngine;
+  readonly plants: PlantStore;
+  readonly deliveries: DeliveryStore;
+  readonly loginThrottle: LoginThrottleStore;
+  readonly rateCounter: RateCounter;
+  readonly tokenUse: TokenUseStore;
+  readonly accounts: AccountStore;
+  /** Closes what the engine holds open besides the Prisma client (closeDb in lib/db/engine.ts). */
+  close(): void;
+};

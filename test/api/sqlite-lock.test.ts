@@ -1,0 +1,78 @@
+// A locked SQLite file, over HTTP: SQLite's plant statements run on their own connection beside
+// Prisma's (lib/db/sqlite/connection.ts), and a file another connection holds must neither stall the
+// server nor fail a create that could simply wait. That they read and write what Prisma does, and
+// the store's own side of a locked file, are in the store contract tests (test/db/contract/plants.test.ts).
+import Database from 'better-sqlite3';
+import { afterAll, describe, expect, it } from 'vitest';
+import { sqliteFilePath } from '../../lib/db/url';
+import { expectError, uniqueId } from '../support/api';
+import { createTestDatabase, testEngine, tokenIn } from '../support/database';
+import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+/** A server on a database of its own, so holding its lock cannot slow other test files. */
+async function lockableServer(): Promise<{ server: RunningServer; token: string; file: string }> {
+  const database = await createTestDatabase();
+  cleanups.push(database.remove);
+  const { token } = await tokenIn(database.url, 'lock');
+  const server = await startServer({ databaseUrl: database.url });
+  cleanups.push(() => server.stop('SIGKILL'));
+  return { server, token, file: sqliteFilePath(database.url) };
+}
+
+/** Takes the write lock from another connection, as a migration or a long transaction would. */
+function holdWriteLock(file: string): { release(): void } {
+  const connection = new Database(file);
+  connection.exec('BEGIN IMMEDIATE');
+  return {
+    release() {
+      connection.exec('COMMIT');
+      connection.close();
+    },
+  };
+}
+
+describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked file', () => {
+  it('wait for a lock held elsewhere without stalling other requests, then store the plant', async () => {
+    const { server, token, file } = await lockableServer();
+    const id = uniqueId();
+    const lock = holdWriteLock(file);
+    let created: Promise<Awaited<ReturnType<typeof createOn>>>;
+    try {
+      created = createOn(server, token, `{"id": ${id}, "name": "Patient"}`);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The create is waiting; reads still answer. A write that waited for the lock synchronously
+      // would stall the whole process for its 5 s busy timeout: the bound tells the two apart
+      // with room for a busy machine.
+      const started = Date.now();
+      expect((await requestOn(server, '/api/health')).status).toBe(200);
+      expect((await requestOn(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      lock.release();
+    }
+    const response = await created;
+    expect(response.status, response.text).toBe(200);
+    expect(response.text).toBe(`{"id":${id},"name":"Patient"}`);
+  });
+
+  it('answer 503 with Retry-After when the lock is held for more than 5 s, and store nothing', async () => {
+    const { server, token, file } = await lockableServer();
+    const id = uniqueId();
+    const lock = holdWriteLock(file);
+    let response;
+    try {
+      response = await createOn(server, token, `{"id": ${id}, "name": "Impatient"}`);
+    } finally {
+      lock.release();
+    }
+    expectError(response, 503, 50301, 'The database is busy: retry in a moment');
+    expect(response.headers.get('retry-after')).toBe('1');
+    const read = await requestOn(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    expect(read.status).toBe(404);
+  }, 15_000);
+});

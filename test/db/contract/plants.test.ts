@@ -1,0 +1,407 @@
+// The plant store's contract (PlantStore in lib/db/stores.ts) and the change records it writes with
+// every change (ChangeRecordStore): the same tests, in-process and with no server, against the engine
+// of the vitest project, so SQLite's store and PostgreSQL's are held to one behaviour. A database of
+// this file's own; the describes run in order, the empty store first.
+import { randomInt } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ChangeContext } from '../../../lib/audit/context';
+import { answerBusy, DatabaseBusyError } from '../../../lib/db/busy';
+import { db } from '../../../lib/db/client';
+import { engine } from '../../../lib/db/engine';
+import type { PlantChange, PlantRow, PlantValues, RecordChanges } from '../../../lib/db/stores';
+import { sqliteFilePath } from '../../../lib/db/url';
+import { ApiError } from '../../../lib/errors';
+import { recordedChange } from '../../../lib/plants/service';
+import { foldForSearch } from '../../../lib/shared/fold';
+import { uniqueId } from '../../support/api';
+import { testEngine } from '../../support/database';
+import { ownDatabase } from '../../support/own-database';
+
+const database = ownDatabase();
+
+const store = () => engine().plants;
+const INT64_MAX = 9223372036854775807n;
+const INT64_MIN = -9223372036854775808n;
+/** For changes whose records a test does not look at. */
+const unrecorded: RecordChanges = () => ({ audit: [], events: [] });
+const plant = (name: string, tag: string | null = null, id = uniqueId()): PlantValues => ({ id, name, tag });
+const insertOne = async (values: PlantValues) => (await store().insertMany([values], unrecorded))[0].row;
+
+describe('an empty store', () => {
+  it('has no highest id, offers 1 as the lowest free one, and lists and finds nothing', async () => {
+    expect(await store().maxId()).toBeNull();
+    expect(await store().lowestFreePositiveId()).toBe(1n);
+    expect(await store().list({ order: 'newest-first', take: 10 })).toEqual([]);
+    expect(await store().findById(1n)).toBeNull();
+  });
+});
+
+describe('insertMany', () => {
+  it('inserts in order and answers each item: a taken id inserts nothing and reports the plant that holds it, the first of two equal ids wins', async () => {
+    const [held, a, b] = [uniqueId(), uniqueId(), uniqueId()];
+    await insertOne(plant('Held', null, held));
+    const outcomes = await store().insertMany([plant('First A', 'x', a), plant('Other', null, held), plant('Second A', null, a), plant('B', null, b)], unrecorded);
+    expect(outcomes.map(({ inserted, row }) => [inserted, row.id, row.name, row.tag])).toEqual([
+      [true, a, 'First A', 'x'],
+      [false, held, 'Held', null],
+      [false, a, 'First A', 'x'],
+      [true, b, 'B', null],
+    ]);
+    expect(outcomes[3].row.seq).toBeGreaterThan(outcomes[0].row.seq);
+    expect(outcomes[2].row).toEqual(outcomes[0].row);
+    expect(await store().findById(a)).toEqual(outcomes[0].row);
+  });
+
+  it('read what Prisma writes, and write what Prisma reads, to the millisecond', async () => {
+    const byPrisma = await db().plant.create({ data: { id: uniqueId(), name: 'Written by Prisma', tag: null } });
+    const readDirectly = await store().findById(byPrisma.id);
+    expect(readDirectly).toEqual({ seq: byPrisma.seq, id: byPrisma.id, name: byPrisma.name, tag: null, createdAt: byPrisma.createdAt });
+
+    const [{ inserted, row: direct }] = await store().insertMany([{ id: uniqueId(), name: 'Written directly', tag: 'fern' }], unrecorded);
+    expect(inserted).toBe(true);
+    const readByPrisma = await db().plant.findUnique({ where: { id: direct.id } });
+    expect(readByPrisma).toEqual({ ...direct, nameFolded: 'written directly' });
+    expect(Math.abs(direct.createdAt.getTime() - Date.now())).toBeLessThan(60_000);
+  });
+
+  it('keeps int64 ids exact at both ends, and finds the highest id and the lowest free one', async () => {
+    for (const id of [INT64_MIN, 1n, 2n, 3n, 5n]) await insertOne(plant(`Id ${id}`, null, id));
+    expect((await store().findById(INT64_MIN))?.id).toBe(INT64_MIN);
+    expect(await store().lowestFreePositiveId()).toBe(4n);
+    await insertOne(plant('Id 4', null, 4n));
+    expect(await store().lowestFreePositiveId()).toBe(6n);
+    expect((await store().maxId())! < INT64_MAX).toBe(true);
+    await insertOne(plant('The largest', null, INT64_MAX));
+    expect(await store().maxId()).toBe(INT64_MAX);
+    expect(await store().findById(INT64_MAX)).toMatchObject({ id: INT64_MAX, name: 'The largest' });
+  });
+
+  it('40 at once with one id: exactly one inserts, and every other finds the plant it made', async () => {
+    const id = uniqueId();
+    const outcomes = (await Promise.all(Array.from({ length: 40 }, (_, index) => store().insertMany([plant(`Racer ${index}`, null, id)], unrecorded)))).flat();
+    const winners = outcomes.filter((outcome) => outcome.inserted);
+    expect(winners).toHaveLength(1);
+    expect(outcomes.every((outcome) => outcome.row.seq === winners[0].row.seq && outcome.row.name === winners[0].row.name)).toBe(true);
+  });
+});
+
+describe('update', () => {
+  it('hands change() the plant as stored, stores what it answers (search follows the new name), and lists the change with the plant before', async () => {
+    const before = await insertOne(plant('Old name', 'old'));
+    let seen: PlantRow | null = null;
+    const changes: PlantChange[][] = [];
+    const record: RecordChanges = (changed) => (changes.push(changed), { audit: [], events: [] });
+    const after = await store().update(before.id, (current) => ((seen = current), { name: 'New name', tag: null }), record);
+    expect(seen).toEqual(before);
+    expect(after).toEqual({ ...before, name: 'New name', tag: null });
+    expect(await store().findById(before.id)).toEqual(after);
+    expect(changes).toEqual([[{ kind: 'updated', plant: after, previous: before }]]);
+    const found = (folded: string) => store().list({ order: 'newest-first', folded, take: 1000 }).then((rows) => rows.map((row) => row.id));
+    expect(await found(foldForSearch('NEW NAME'))).toContain(before.id);
+    expect(await found(foldForSearch('old name'))).not.toContain(before.id);
+  });
+
+  it('changes and records nothing when the name and tag stay the same', async () => {
+    const before = await insertOne(plant('Same', 'same'));
+    let recorded = 0;
+    const after = await store().update(before.id, () => ({ name: 'Same', tag: 'same' }), () => (recorded++, { audit: [], events: [] }));
+    expect(after).toEqual(before);
+    expect(recorded).toBe(0);
+  });
+
+  it('changes nothing when change() refuses, and hands it null for a plant that is not there', async () => {
+    const before = await insertOne(plant('Kept'));
+    await expect(store().update(before.id, () => { throw new ApiError('precondition_failed', 'stale'); }, unrecorded)).rejects.toThrow('stale');
+    expect(await store().findById(before.id)).toEqual(before);
+    let seen: PlantRow | null | undefined;
+    const missing = store().update(uniqueId(), (current) => { seen = current; throw new ApiError('not_found', 'no such plant'); }, unrecorded);
+    await expect(missing).rejects.toMatchObject({ kind: 'not_found' });
+    expect(seen).toBeNull();
+  });
+
+  it('takes turns on one plant: each of ten at once sees the one before it', async () => {
+    const { id } = await insertOne(plant('Turns'));
+    const seen: string[] = [];
+    await Promise.all(
+      Array.from({ length: 10 }, () =>
+        store().update(id, (current) => (seen.push(current!.name), { name: `${current!.name}+`, tag: null }), unrecorded),
+      ),
+    );
+    expect((await store().findById(id))!.name).toBe(`Turns${'+'.repeat(10)}`);
+    expect(new Set(seen).size).toBe(10);
+  });
+});
+
+describe('delete', () => {
+  it('hands check() the plant as stored, deletes it, and lists the change with the plant as it was', async () => {
+    const before = await insertOne(plant('Short-lived', 'gone'));
+    let seen: PlantRow | null = null;
+    const changes: PlantChange[][] = [];
+    const deleted = await store().delete(before.id, (current) => void (seen = current), (changed) => (changes.push(changed), { audit: [], events: [] }));
+    expect(seen).toEqual(before);
+    expect(deleted).toEqual(before);
+    expect(await store().findById(before.id)).toBeNull();
+    expect(changes).toEqual([[{ kind: 'deleted', previous: before }]]);
+    // The id is free again.
+    expect((await insertOne(plant('Back again', null, before.id))).seq).toBeGreaterThan(before.seq);
+  });
+
+  it('deletes nothing when check() refuses, and hands it null for a plant that is not there', async () => {
+    const before = await insertOne(plant('Guarded'));
+    await expect(store().delete(before.id, () => { throw new ApiError('precondition_failed', 'stale'); }, unrecorded)).rejects.toThrow('stale');
+    expect(await store().findById(before.id)).toEqual(before);
+    let seen: PlantRow | null | undefined;
+    await expect(store().delete(uniqueId(), (current) => { seen = current; throw new ApiError('not_found', 'no such plant'); }, unrecorded)).rejects.toMatchObject({ kind: 'not_found' });
+    expect(seen).toBeNull();
+  });
+
+  it('of one plant by five at once: one deletes it, the others find it gone', async () => {
+    const { id } = await insertOne(plant('Contested'));
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () =>
+        store().delete(id, (current) => { if (!current) throw new ApiError('not_found', 'gone'); }, unrecorded),
+      ),
+    );
+    expect(results.filter((result) => result.status === 'fulfilled')).toHaveLength(1);
+    expect(results.filter((result) => result.status === 'rejected').map((result) => (result as PromiseRejectedResult).reason.kind)).toEqual(['not_found', 'not_found', 'not_found', 'not_found']);
+  });
+});
+
+describe('list', () => {
+  it('walks newest first down from beforeSeq and oldest first up from afterSeq, `take` at a time, with or without a search', async () => {
+    const marker = `pg${randomInt(1e9, 1e10)}`;
+    const tag = `page-${marker}`;
+    const rows = (await store().insertMany(Array.from({ length: 5 }, (_, index) => plant(`Paged ${marker} ${index}`, tag)), unrecorded)).map((outcome) => outcome.row);
+    // By tag alone, by a search of the trigram index alone and with the tag, and by one of two characters.
+    for (const where of [{ tag }, { folded: marker }, { folded: marker, tag }, { folded: 'pa', tag }]) {
+      expect(await store().list({ ...where, order: 'newest-first', take: 2 })).toEqual([rows[4], rows[3]]);
+      expect(await store().list({ ...where, order: 'newest-first', take: 2, beforeSeq: rows[3].seq })).toEqual([rows[2], rows[1]]);
+      expect(await store().list({ ...where, order: 'oldest-first', take: 3 })).toEqual(rows.slice(0, 3));
+      expect(await store().list({ ...where, order: 'oldest-first', take: 3, afterSeq: rows[2].seq })).toEqual(rows.slice(3));
+    }
+  });
+});
+
+// Searches: the same answers on both engines, whichever index serves them (moved here from the API
+// tests, which keep what the HTTP layer adds: trimming, refusals and Link). Every name and tag here
+// carries this run's marker, so the file's other plants never match. Digits only, so no letter a
+// test searches for can match it.
+describe('search', () => {
+  const marker = `qz${randomInt(1e9, 1e10)}`;
+  const tag = `t-${marker}`;
+  // Stored oldest first, so lists (newest first) show them bottom up.
+  const PLANTS = [
+    'Monstera Deliciosa',
+    'Gartenstraße Farn',
+    'Φίκος λυράτα',
+    'МОНСТЕРА ВАРИЕГАТА',
+    'İstanbul ivy',
+    'Ｆｅｒｎ wide',
+    'Café au lait',
+    '100% "pure" fern_x \\ back',
+    "Monstera 'Thai Constellation'",
+    'Potted 🪴🌵 cactus',
+  ];
+  const withMarker = (...found: string[]) => found.map((name) => `${name} ${marker}`);
+
+  /** Names found by a search, as the plant rules ask for them (folded), narrowed by this run's tag unless told otherwise. */
+  async function search(q?: string, narrowTo: string | undefined = tag): Promise<string[]> {
+    const folded = q === undefined ? undefined : foldForSearch(q) || undefined;
+    return (await store().list({ order: 'newest-first', take: 100, folded, tag: narrowTo })).map((row) => row.name);
+  }
+
+  beforeAll(async () => {
+    await store().insertMany(PLANTS.map((name) => plant(`${name} ${marker}`, tag)), unrecorded);
+  });
+
+  it('finds a piece of the name in any case, newest first', async () => {
+    expect(await search('monstera')).toEqual(withMarker("Monstera 'Thai Constellation'", 'Monstera Deliciosa'));
+    expect(await search('STERA dEL')).toEqual(withMarker('Monstera Deliciosa'));
+    expect(await search("'thai c")).toEqual(withMarker("Monstera 'Thai Constellation'"));
+  });
+
+  it('folds non-ASCII text the same way on both engines', async () => {
+    expect(await search('STRASSE')).toEqual(withMarker('Gartenstraße Farn'));
+    expect(await search('straße')).toEqual(withMarker('Gartenstraße Farn'));
+    expect(await search('ΦΊΚΟΣ')).toEqual(withMarker('Φίκος λυράτα'));
+    expect(await search('κοσ λυρ')).toEqual(withMarker('Φίκος λυράτα'));
+    expect(await search('монстера')).toEqual(withMarker('МОНСТЕРА ВАРИЕГАТА'));
+    expect(await search('istanbul')).toEqual(withMarker('İstanbul ivy'));
+    expect(await search('FERN WIDE')).toEqual(withMarker('Ｆｅｒｎ wide'));
+    expect(await search('cafe\u0301')).toEqual(withMarker('Café au lait'));
+  });
+
+  it('keeps accents significant', async () => {
+    expect(await search('cafe')).toEqual([]);
+    expect(await search('φικος')).toEqual([]);
+  });
+
+  it('takes LIKE and FTS syntax as plain text', async () => {
+    const special = withMarker('100% "pure" fern_x \\ back');
+    expect(await search('%')).toEqual(special);
+    expect(await search('0% "p')).toEqual(special);
+    expect(await search('"pure"')).toEqual(special);
+    expect(await search('n_x')).toEqual(special);
+    expect(await search('\\ b')).toEqual(special);
+    expect(await search('e_')).toEqual([]);
+    expect(await search('pure AND fern')).toEqual([]);
+    expect(await search('pu*')).toEqual([]);
+  });
+
+  it('matches one and two characters, below the trigram index', async () => {
+    expect(await search('İV')).toEqual(withMarker('İstanbul ivy'));
+    expect(await search('ß')).toEqual(withMarker('Gartenstraße Farn'));
+    expect(await search('ΦΊ')).toEqual(withMarker('Φίκος λυράτα'));
+    expect(await search('%')).toHaveLength(1);
+    expect(await search('qq')).toEqual([]);
+  });
+
+  it('matches one and two characters outside the BMP, across the whole catalogue', async () => {
+    // Two code points but four UTF-16 units: a search of "two characters" on both engines. No tag
+    // narrows these, so PostgreSQL answers from the index of names' characters and pairs.
+    expect(await search('🪴🌵', undefined)).toEqual(withMarker('Potted 🪴🌵 cactus'));
+    expect(await search('🌵', undefined)).toEqual(withMarker('Potted 🪴🌵 cactus'));
+    expect(await search('🌵🪴', undefined)).toEqual([]);
+  });
+
+  it('finds by the marker alone across all plants, and by q and tag together', async () => {
+    const everything = [...PLANTS].reverse().map((name) => `${name} ${marker}`);
+    expect(await search(marker, undefined)).toEqual(everything);
+    expect(await search(marker)).toEqual(everything);
+    expect(await search(marker, `${tag}-other`)).toEqual([]);
+  });
+
+  it('matches the tag exactly, case and all', async () => {
+    expect(await search()).toHaveLength(PLANTS.length);
+    expect(await search(undefined, tag.toUpperCase())).toEqual([]);
+    expect(await search(undefined, tag.slice(0, -1))).toEqual([]);
+  });
+});
+
+// What every plant change writes besides itself, in its own transaction (ChangeRecordStore), made by
+// the plant rules' own recordedChange (lib/plants/service.ts) and read back through Prisma.
+describe('change records', () => {
+  const context: ChangeContext = { actor: { type: 'token', id: 'tok_contract', name: 'contract tests' }, requestId: 'req-contract', clientAddress: '192.0.2.7' };
+  const recordsOf = async (id: bigint) => ({
+    audit: await db().auditEvent.findMany({ where: { targetType: 'plant', targetId: String(id) }, orderBy: { seq: 'asc' } }),
+    events: await db().webhookEvent.findMany({ where: { plantId: id }, orderBy: { seq: 'asc' } }),
+  });
+  const setEndpointEnabled = (enabled: boolean) =>
+    db().webhookEndpoint.upsert({
+      where: { id: 'wh_contract' },
+      create: { id: 'wh_contract', url: 'https://192.0.2.1/hooks', secret: 'whsec_contract', events: 'plant.created,plant.updated,plant.deleted', enabled },
+      update: { enabled },
+    });
+
+  it("are written in the change's transaction as Prisma reads them: an audit record, and while an endpoint is enabled an event, ids exact", async () => {
+    await setEndpointEnabled(true);
+    const id = INT64_MAX - 1n;
+    await recordedChange(context, (record) => store().insertMany([plant('Recorded', 'rec', id)], record));
+    await recordedChange(context, (record) => store().update(id, () => ({ name: 'Recorded again', tag: null }), record));
+    await recordedChange(context, (record) => store().delete(id, () => {}, record));
+    const { audit, events } = await recordsOf(id);
+    expect(audit.map((row) => [row.action, row.before, row.after])).toEqual([
+      ['plant.created', null, '{"id":9223372036854775806,"name":"Recorded","tag":"rec"}'],
+      ['plant.updated', '{"id":9223372036854775806,"name":"Recorded","tag":"rec"}', '{"id":9223372036854775806,"name":"Recorded again"}'],
+      ['plant.deleted', '{"id":9223372036854775806,"name":"Recorded again"}', null],
+    ]);
+    expect(audit[0]).toMatchObject({ actorType: 'token', actorId: 'tok_contract', actorName: 'contract tests', requestId: 'req-contract', clientAddress: '192.0.2.7', targetId: '9223372036854775806' });
+    expect(events.map((event) => [event.type, event.plantId, event.endpointId, event.fannedOut])).toEqual([
+      ['plant.created', id, null, false],
+      ['plant.updated', id, null, false],
+      ['plant.deleted', id, null, false],
+    ]);
+    expect(events[0].id).toMatch(/^msg_\w{24}$/);
+    // The event and the audit record of one change carry the same moment, to the millisecond.
+    expect(events.map((event) => event.createdAt)).toEqual(audit.map((row) => row.at));
+    expect(events[0].payload).toBe(`{"type":"plant.created","timestamp":"${audit[0].at.toISOString()}","data":{"id":9223372036854775806,"name":"Recorded","tag":"rec"}}`);
+  });
+
+  it('make no event while no endpoint is enabled, and the audit record all the same', async () => {
+    await setEndpointEnabled(false);
+    const id = uniqueId();
+    await recordedChange(context, (record) => store().insertMany([plant('Unheard', null, id)], record));
+    const { audit, events } = await recordsOf(id);
+    expect(audit.map((row) => row.action)).toEqual(['plant.created']);
+    expect(events).toEqual([]);
+    await setEndpointEnabled(true);
+  });
+
+  it('of a batch are all written in its one transaction', async () => {
+    const ids = [uniqueId(), uniqueId(), uniqueId()];
+    await recordedChange(context, (record) => store().insertMany(ids.map((id, index) => plant(`Batch ${index}`, null, id)), record));
+    for (const id of ids) {
+      const { audit, events } = await recordsOf(id);
+      expect([audit.length, events.length]).toEqual([1, 1]);
+    }
+  });
+
+  it('are undone with the change, and the change with them', async () => {
+    const refused = uniqueId();
+    await expect(store().insertMany([plant('No records', null, refused)], () => { throw new Error('no records'); })).rejects.toThrow('no records');
+    expect(await store().findById(refused)).toBeNull();
+    // A record the database refuses (an audit record needs an action) takes the plant with it.
+    const unwritable = uniqueId();
+    const broken: RecordChanges = () => ({
+      audit: [{ at: new Date(), action: null as unknown as string, actorType: 'system', actorId: null, actorName: 'test', targetType: 'plant', targetId: String(unwritable), requestId: null, clientAddress: null, before: null, after: null }],
+      events: [],
+    });
+    await expect(store().insertMany([plant('Unwritable records', null, unwritable)], broken)).rejects.toThrow();
+    expect(await store().findById(unwritable)).toBeNull();
+    expect((await recordsOf(unwritable)).audit).toEqual([]);
+  });
+
+  it('are never updated: the database refuses', async () => {
+    const update = db().$executeRawUnsafe(`UPDATE "AuditEvent" SET "actorName" = 'someone else'`);
+    await expect(update).rejects.toThrow(/audit records are never updated/);
+  });
+});
+
+describe('a database that stays busy', () => {
+  it("is answered 503 with Retry-After: 1, whichever engine's busy error it is", async () => {
+    for (const busy of [new DatabaseBusyError(new Error('SQLITE_BUSY')), Object.assign(new Error('Transaction API error'), { code: 'P2028' })]) {
+      const answer = await answerBusy(Promise.reject(busy)).catch((error: unknown) => error);
+      expect(answer).toBeInstanceOf(ApiError);
+      expect(answer).toMatchObject({ kind: 'unavailable', status: 503, message: 'The database is busy: retry in a moment', headers: { 'Retry-After': '1' } });
+    }
+    const other = new Error('something else');
+    await expect(answerBusy(Promise.reject(other))).rejects.toBe(other);
+  });
+
+  // Another connection holding SQLite's write lock, as a migration or a long transaction would.
+  const holdWriteLock = () => {
+    const connection = new Database(sqliteFilePath(database.url));
+    connection.exec('BEGIN IMMEDIATE');
+    return () => {
+      connection.exec('COMMIT');
+      connection.close();
+    };
+  };
+
+  it.runIf(testEngine() === 'sqlite')('(SQLite) makes a change wait for a lock held elsewhere without holding the event loop, then stores it', async () => {
+    const release = holdWriteLock();
+    const id = uniqueId();
+    const stored = store().insertMany([plant('Patient', null, id)], unrecorded);
+    // The event loop keeps turning while the change waits: a write that waited for the lock
+    // synchronously would hold it for its 5 s.
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(Date.now() - started).toBeLessThan(2000);
+    release();
+    expect((await stored)[0]).toMatchObject({ inserted: true, row: { id, name: 'Patient' } });
+  });
+
+  it.runIf(testEngine() === 'sqlite')('(SQLite) gives a change up after 5 s with 503, and stores nothing', async () => {
+    const release = holdWriteLock();
+    const id = uniqueId();
+    let answer: unknown;
+    try {
+      answer = await store().insertMany([plant('Impatient', null, id)], unrecorded).catch((error: unknown) => error);
+    } finally {
+      release();
+    }
+    expect(answer).toMatchObject({ kind: 'unavailable', headers: { 'Retry-After': '1' } });
+    expect(await store().findById(id)).toBeNull();
+  }, 15_000);
+});
