@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact } from '../../lib/shared/json';
 import { foldForSearch } from '../../lib/shared/fold';
 import { api, expectError, newToken, uniqueId } from '../support/api';
+import { SEARCH_NAMES } from '../support/search-names';
 
 let token: string;
 // Every name and tag here carries this run's marker, so the shared database's other plants never match.
@@ -24,18 +25,7 @@ async function search(query: Record<string, string>): Promise<string[]> {
 }
 
 // Stored oldest first, so lists (newest first) show them bottom up.
-const PLANTS = [
-  'Monstera Deliciosa',
-  'Gartenstraße Farn',
-  'Φίκος λυράτα',
-  'МОНСТЕРА ВАРИЕГАТА',
-  'İstanbul ivy',
-  'Ｆｅｒｎ wide',
-  'Café au lait',
-  '100% "pure" fern_x \\ back',
-  "Monstera 'Thai Constellation'",
-  'Potted 🪴🌵 cactus',
-];
+const PLANTS = SEARCH_NAMES;
 
 beforeAll(async () => {
   token = await newToken('search tests');

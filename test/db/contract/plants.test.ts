@@ -17,6 +17,7 @@ import { foldForSearch } from '../../../lib/shared/fold';
 import { uniqueId } from '../../support/api';
 import { testEngine } from '../../support/database';
 import { ownDatabase } from '../../support/own-database';
+import { SEARCH_NAMES } from '../../support/search-names';
 
 const database = ownDatabase();
 
@@ -191,18 +192,7 @@ describe('search', () => {
   const marker = `qz${randomInt(1e9, 1e10)}`;
   const tag = `t-${marker}`;
   // Stored oldest first, so lists (newest first) show them bottom up.
-  const PLANTS = [
-    'Monstera Deliciosa',
-    'Gartenstraße Farn',
-    'Φίκος λυράτα',
-    'МОНСТЕРА ВАРИЕГАТА',
-    'İstanbul ivy',
-    'Ｆｅｒｎ wide',
-    'Café au lait',
-    '100% "pure" fern_x \\ back',
-    "Monstera 'Thai Constellation'",
-    'Potted 🪴🌵 cactus',
-  ];
+  const PLANTS = SEARCH_NAMES;
   const withMarker = (...found: string[]) => found.map((name) => `${name} ${marker}`);
 
   /** Names found by a search, as the plant rules ask for them (folded), narrowed by this run's tag unless told otherwise. */
