@@ -1,5 +1,6 @@
-// Comments that name a file of this repository must name one that exists: a comment that points a
-// reader at a moved or deleted file is worse than none. Every comment line of the source, tests,
+// Comments (and the pages of the manual, README.md and docs/) that name a file of this repository
+// must name one that exists: a comment that points a reader at a moved or deleted file is worse than
+// none. Every comment line of the source, tests,
 // benchmarks and configuration is read; a path under one of the top folders (lib/shared/json.ts,
 // docs/security.md, server/main.mjs...) or a root file (README.md, proxy.ts...) must be there.
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
@@ -43,12 +44,29 @@ function commentLines(source: string, file: string): { line: number; text: strin
   });
 }
 
-/** Paths named in `text` that look like files of this repository (a folder alone is fine too). */
+/** Paths named in `text` that look like files of this repository (a folder alone is fine too); a pattern's fixed part is not one. */
 function namedPaths(text: string): string[] {
   return [...text.matchAll(NAMED_PATH)]
+    .filter((match) => !/^\/?[<>*{}$]/.test(text.slice(match.index + match[1].length)))
     .map((match) => match[1].replace(/[.)\],:;]+$/, ''))
     .filter((named) => !/[<>*{}$]|\.\.\./.test(named) && !named.endsWith('/'));
 }
+
+describe('the manual, where it names a file', () => {
+  it('names files and folders that exist', () => {
+    const pages = ['README.md', ...readdirSync(path.join(ROOT, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+    const missing = pages.flatMap((page) =>
+      readFileSync(path.join(ROOT, page), 'utf8')
+        .split('\n')
+        // Markdown links are docs-links.test.ts's: only their text is read here.
+        .flatMap((text, index) => namedPaths(text.replace(/\]\([^)\s]*\)/g, '] ')).map((named) => ({ line: index + 1, named })))
+        // Files only: the code map names some folders relative to the one it describes (the API routes under app/api).
+        .filter(({ named }) => /\.\w+$/.test(named) && !isIgnored(named) && !existsSync(path.join(ROOT, named)))
+        .map(({ line, named }) => `${page}:${line}: ${named}`),
+    );
+    expect(missing, `the manual names files that do not exist:\n${missing.join('\n')}`).toEqual([]);
+  });
+});
 
 describe('comments that name a file', () => {
   it('name files and folders that exist', () => {
@@ -69,7 +87,7 @@ describe('comments that name a file', () => {
 
   it('are checked: a path that does not exist is found', () => {
     expect(namedPaths('// see lib/http/nowhere.ts and docs/security.md#sign-in.')).toEqual(['lib/http/nowhere.ts', 'docs/security.md']);
-    // A pattern is checked up to its fixed part.
-    expect(namedPaths('// a folder such as lib/db/<engine>/schema, or test/**/*.ts')).toEqual(['lib/db']);
+    // A pattern is not a file, nor is its fixed part.
+    expect(namedPaths('// a folder such as lib/db/<engine>/schema, or test/**/*.ts, or test/api/sign-in-*.test.ts')).toEqual([]);
   });
 });
