@@ -18,6 +18,26 @@ function Text({ children }: { children: string }) {
   );
 }
 
+/** A table that scrolls sideways on a narrow screen, with a header row of `columns`; `children` are its rows. */
+function Table({ columns, children }: { columns: string[]; children: ReactNode }) {
+  return (
+    <div className="table-scroll">
+      <table>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <th key={column} scope="col">
+                {column}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
 /** A description: paragraphs, and the Markdown tables among them (the error catalogue). */
 function Description({ text }: { text?: string }) {
   if (!text) return null;
@@ -29,30 +49,17 @@ function Description({ text }: { text?: string }) {
           const cells = (line: string) => line.replace(/^\||\|$/g, '').split('|').map((cell) => cell.trim());
           const [head, , ...rows] = lines;
           return (
-            <div className="table-scroll" key={index}>
-              <table>
-                <thead>
-                  <tr>
-                    {cells(head).map((cell) => (
-                      <th key={cell} scope="col">
-                        {cell}
-                      </th>
-                    ))}
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((row) => (
-                    <tr key={row}>
-                      {cells(row).map((cell, column) => (
-                        <td key={column}>
-                          <Text>{cell}</Text>
-                        </td>
-                      ))}
-                    </tr>
+            <Table key={index} columns={cells(head)}>
+              {rows.map((row) => (
+                <tr key={row}>
+                  {cells(row).map((cell, column) => (
+                    <td key={column}>
+                      <Text>{cell}</Text>
+                    </td>
                   ))}
-                </tbody>
-              </table>
-            </div>
+                </tr>
+              ))}
+            </Table>
           );
         }
         return (
@@ -153,35 +160,23 @@ function Operation({ method, path, operation }: { method: string; path: string; 
       {parameters.length > 0 && (
         <>
           <h4>Parameters</h4>
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">In</th>
-                  <th scope="col">Type</th>
-                  <th scope="col">Description</th>
-                </tr>
-              </thead>
-              <tbody>
-                {parameters.map((parameter) => (
-                  <tr key={`${parameter.in} ${parameter.name}`}>
-                    <td>
-                      <code>{parameter.name}</code>
-                      {parameter.required && ' (required)'}
-                    </td>
-                    <td>{parameter.in}</td>
-                    <td>
-                      <SchemaType schema={parameter.schema} />
-                    </td>
-                    <td>
-                      <Text>{parameter.description ?? ''}</Text>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <Table columns={['Name', 'In', 'Type', 'Description']}>
+            {parameters.map((parameter) => (
+              <tr key={`${parameter.in} ${parameter.name}`}>
+                <td>
+                  <code>{parameter.name}</code>
+                  {parameter.required && ' (required)'}
+                </td>
+                <td>{parameter.in}</td>
+                <td>
+                  <SchemaType schema={parameter.schema} />
+                </td>
+                <td>
+                  <Text>{parameter.description ?? ''}</Text>
+                </td>
+              </tr>
+            ))}
+          </Table>
         </>
       )}
       {operation.requestBody && (
@@ -194,30 +189,19 @@ function Operation({ method, path, operation }: { method: string; path: string; 
         </>
       )}
       <h4>Responses</h4>
-      <div className="table-scroll">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Status</th>
-              <th scope="col">Body</th>
-              <th scope="col">Meaning</th>
-            </tr>
-          </thead>
-          <tbody>
-            {Object.entries(operation.responses as Record<string, Json>).map(([status, response]) => (
-              <tr key={status}>
-                <td>{status}</td>
-                <td>
-                  <Content content={response.content} />
-                </td>
-                <td>
-                  <Text>{response.description}</Text>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table columns={['Status', 'Body', 'Meaning']}>
+        {Object.entries(operation.responses as Record<string, Json>).map(([status, response]) => (
+          <tr key={status}>
+            <td>{status}</td>
+            <td>
+              <Content content={response.content} />
+            </td>
+            <td>
+              <Text>{response.description}</Text>
+            </td>
+          </tr>
+        ))}
+      </Table>
     </section>
   );
 }
@@ -234,33 +218,22 @@ function Fields({ schema }: { schema: Json }) {
     );
   }
   return (
-    <div className="table-scroll">
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">Description</th>
-          </tr>
-        </thead>
-        <tbody>
-          {properties.map(([field, property]) => (
-            <tr key={field}>
-              <td>
-                <code>{field}</code>
-                {required.has(field) && ' (required)'}
-              </td>
-              <td>
-                <SchemaType schema={property} />
-              </td>
-              <td>
-                <Text>{property.description ?? ''}</Text>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <Table columns={['Field', 'Type', 'Description']}>
+      {properties.map(([field, property]) => (
+        <tr key={field}>
+          <td>
+            <code>{field}</code>
+            {required.has(field) && ' (required)'}
+          </td>
+          <td>
+            <SchemaType schema={property} />
+          </td>
+          <td>
+            <Text>{property.description ?? ''}</Text>
+          </td>
+        </tr>
+      ))}
+    </Table>
   );
 }
 
