@@ -11,7 +11,7 @@ import { processWide } from '../process-wide';
 import { ATTEMPT_TIMEOUT_MS } from './config';
 import { checkingLookup, privateUrlsAllowed, refusalOfLiteralHost, RefusedAddressError } from './guard';
 import { signedHeaders } from './signing';
-import { contextOfTraceparent, inSpan, SpanKind, traceparentOf } from '../tracing/spans';
+import { contextOfTraceparent, inSpan, SpanKind, traceparentOf, tracingOn } from '../tracing/spans';
 import { SpanStatusCode, type Span } from '@opentelemetry/api';
 
 export type AttemptResult = { ok: boolean; statusCode: number | null; durationMs: number; error: string | null };
@@ -48,6 +48,7 @@ export function attemptDelivery(
   delivery: { id?: string; endpointId?: string; attempt?: number } = {},
   at = new Date(),
 ): Promise<AttemptResult> {
+  if (!tracingOn()) return attempt(endpoint, message, at, undefined);
   let target: URL | undefined;
   try {
     target = new URL(endpoint.url);

@@ -73,7 +73,7 @@ export async function startReceiver(secret?: string): Promise<Receiver> {
           timestamp: headers['webhook-timestamp'],
           body,
           event: parseJsonExact(body) as Delivery['event'],
-          traceparent: request.headers.traceparent,
+          traceparent: typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined,
           receivedAt: performance.now(),
         });
       }
