@@ -1,7 +1,7 @@
 // The spans this app makes itself, through the OpenTelemetry API (never the SDK: sdk.ts is loaded
 // by instrumentation.ts only when tracing is configured). With tracing off (config.ts) every helper
 // here is one test of a constant and calls straight through, so an unset OTEL_EXPORTER_OTLP_ENDPOINT
-// costs nothing measurable (docs/performance.md, Tracing off). With it on, the API reaches the SDK
+// costs nothing measurable (docs/performance.md, Tracing off and on). With it on, the API reaches the SDK
 // through its global registration, whichever bundle (a route's, or the server's own) asks.
 import 'server-only';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
