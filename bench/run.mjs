@@ -11,6 +11,8 @@
 //                                 what serving a route handler alone costs per request
 //   Next's router: ...            the ceiling and POST /plants again, on the same build with
 //                                 API_DIRECT_ROUTES=off, so every request goes through Next's router
+//   METRICS=off: POST /plants     the project POST again, on the same build with METRICS=off: what
+//                                 recording the metrics costs (project POST / this, in the ratios)
 //   floor POST/GET /plants        bench/floor-server.mjs: the same work on bare node:http and
 //                                 better-sqlite3, no framework and no ORM
 //   json                          reading a JSON body in-process (bench/json-parse.ts): the exact
@@ -61,7 +63,8 @@ const USAGE = `usage: npm run bench -- [options]
 
   --target LIST       targets to run, repeatable or comma-separated:
                       post, get, get-one, patch, audit, ceiling, next (= next-ceiling + next-post), next-ceiling,
-                      next-post, floor (= floor-post + floor-get), floor-post, floor-get,
+                      next-post, metrics-off (project POST with METRICS=off; metrics = post + metrics-off),
+                      floor (= floor-post + floor-get), floor-post, floor-get,
                       webhook, json (reading JSON bodies, in-process: bench/json-parse.ts),
                       catalogue (batch, search and export on 100,000 plants, SQLite
                       and PostgreSQL: bench/catalogue.ts)
@@ -95,6 +98,8 @@ const TARGETS = [
   // The same build with API_DIRECT_ROUTES=off: every request through Next's router.
   { key: 'next-ceiling', label: "Next's router: ceiling POST /api/bench/empty", server: 'next', method: 'POST', path: '/api/bench/empty' },
   { key: 'next-post', label: "Next's router: project POST /plants", server: 'next', method: 'POST', path: '/plants', stores: true },
+  // The same build with METRICS=off: nothing recorded, to hold project POST's figure against.
+  { key: 'metrics-off', label: 'METRICS=off: project POST /plants', server: 'metrics-off', method: 'POST', path: '/plants', stores: true },
   { key: 'floor-post', label: 'floor POST /plants', server: 'floor', method: 'POST', path: '/plants', stores: true },
   { key: 'floor-get', label: 'floor GET /plants?limit=20', server: 'floor', method: 'GET', path: '/plants?limit=20' },
   // The same build with one webhook endpoint: each create is delivered to bench/receiver.mjs.
@@ -107,6 +112,7 @@ const TARGETS = [
 const TARGET_ALIASES = {
   floor: ['floor-post', 'floor-get'],
   next: ['next-ceiling', 'next-post'],
+  metrics: ['post', 'metrics-off'],
   all: TARGETS.map((target) => target.key),
 };
 const SEED_PLANTS = 100;
@@ -154,7 +160,7 @@ function readOptions(argv) {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get, webhook, json, catalogue)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, metrics, metrics-off, floor, floor-post, floor-get, webhook, json, catalogue)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
@@ -794,6 +800,7 @@ function ratios(targets) {
     ["project POST / Next's router ceiling", 'post', 'next-ceiling'],
     ["Next's router: project POST / ceiling", 'next-post', 'next-ceiling'],
     ["project POST / Next's router project POST", 'post', 'next-post'],
+    ['project POST / project POST with METRICS=off', 'post', 'metrics-off'],
     ['project POST with 1 webhook endpoint / project POST', 'webhook', 'post'],
   ];
   const measured = pairs.filter(([, a, b]) => rate(a) && rate(b)).map(([name, a, b]) => ({ name, value: rate(a) / rate(b) }));
@@ -854,22 +861,27 @@ async function main() {
     failures: [],
   };
 
-  // The Next's-router server and the webhook one get copies of the fresh database, token included.
+  // The Next's-router server, the METRICS=off one and the webhook one get copies of the fresh database, token included.
   const nextDb = path.join(TMP_DIR, 'plants-next.db');
   cpSync(appDb, nextDb);
   const webhookDb = path.join(TMP_DIR, 'plants-webhook.db');
   cpSync(appDb, webhookDb);
+  const metricsOffDb = path.join(TMP_DIR, 'plants-metrics-off.db');
+  cpSync(appDb, metricsOffDb);
   let receiver = null;
 
-  for (const serverKind of ['app', 'next', 'floor', 'webhook']) {
+  for (const serverKind of ['app', 'metrics-off', 'next', 'floor', 'webhook']) {
     const targets = options.targets.filter((target) => target.server === serverKind);
     if (targets.length === 0) continue;
     checkInterrupted();
-    const databaseFile = { app: appDb, next: nextDb, floor: floorDb, webhook: webhookDb }[serverKind];
+    const databaseFile = { app: appDb, 'metrics-off': metricsOffDb, next: nextDb, floor: floorDb, webhook: webhookDb }[serverKind];
     let running;
     if (serverKind === 'app') {
       say(`starting ${options.serverMode === 'standalone' ? 'the standalone server' : 'next start'}`);
       running = await startAppServer(options, appDb);
+    } else if (serverKind === 'metrics-off') {
+      say('starting the standalone server with METRICS=off (nothing recorded)');
+      running = await startAppServer(options, metricsOffDb, { METRICS: 'off' });
     } else if (serverKind === 'next') {
       say('starting the standalone server with API_DIRECT_ROUTES=off (everything through Next\'s router)');
       running = await startAppServer(options, nextDb, { API_DIRECT_ROUTES: 'off' });
