@@ -706,11 +706,23 @@ async function checkStored(record, databaseFile) {
   }
 }
 
+// /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux (getconf CLK_TCK).
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The CPU seconds (user and system) process `pid` has used so far. */
+function cpuSecondsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+  return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+}
+
 /**
  * What recording the metrics costs POST /plants on the direct path: two servers of the same build on
  * copies of one database, one with METRICS=off, each warmed up, then measured `rounds` times each in
  * turns, the order swapped every round (on, off, off, on, ...), so a machine that speeds up or slows
- * down during the run weighs on both alike. Only one server is under load at a time.
+ * down during the run weighs on both alike. Only one server is under load at a time. Besides req/s,
+ * the server's CPU time per answered request: a busy machine moves it far less than req/s, since it
+ * counts only the server's own work, not the time it waited for a core.
  */
 async function compareMetrics(options, token, databases) {
   const target = TARGETS.find((candidate) => candidate.key === 'metrics');
@@ -733,24 +745,34 @@ async function compareMetrics(options, token, databases) {
       const figures = {};
       for (const name of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
         checkInterrupted();
+        const cpuBefore = cpuSecondsOf(servers[name].server.pid);
         const result = summarise(await runCannon(cannonOptions(target, servers[name].url, token, options.duration, options.connections)));
+        const cpuMicrosecondsPerRequest = ((cpuSecondsOf(servers[name].server.pid) - cpuBefore) / result.completed) * 1e6;
         failures += result.errors + result.non2xx;
-        figures[name] = { reqPerSec: result.reqPerSec, p50: result.p50, p99: result.p99 };
+        figures[name] = { reqPerSec: result.reqPerSec, p50: result.p50, p99: result.p99, cpuMicrosecondsPerRequest };
         await sleep(500);
       }
-      rounds.push({ ...figures, ratio: figures.on.reqPerSec / figures.off.reqPerSec });
-      say(`metrics round ${round + 1}: on ${figures.on.reqPerSec.toFixed(0)} req/s, off ${figures.off.reqPerSec.toFixed(0)} req/s`);
+      rounds.push({ ...figures, ratio: figures.on.reqPerSec / figures.off.reqPerSec, cpuRatio: figures.on.cpuMicrosecondsPerRequest / figures.off.cpuMicrosecondsPerRequest });
+      say(
+        `metrics round ${round + 1}: on ${figures.on.reqPerSec.toFixed(0)} req/s, ${figures.on.cpuMicrosecondsPerRequest.toFixed(0)} µs CPU a request; ` +
+          `off ${figures.off.reqPerSec.toFixed(0)} req/s, ${figures.off.cpuMicrosecondsPerRequest.toFixed(0)} µs`,
+      );
     }
     const mean = (name, key) => rounds.reduce((sum, round) => sum + round[name][key], 0) / rounds.length;
-    const summary = (name) => ({ reqPerSec: mean(name, 'reqPerSec'), p50: mean(name, 'p50'), p99: mean(name, 'p99') });
-    const ratios = rounds.map((round) => round.ratio).sort((a, b) => a - b);
-    const middle = ratios.length / 2;
+    const summary = (name) => ({ reqPerSec: mean(name, 'reqPerSec'), p50: mean(name, 'p50'), p99: mean(name, 'p99'), cpuMicrosecondsPerRequest: mean(name, 'cpuMicrosecondsPerRequest') });
+    const median = (values) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = sorted.length / 2;
+      return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+    };
     return {
       rounds,
       on: summary('on'),
       off: summary('off'),
       ratio: mean('on', 'reqPerSec') / mean('off', 'reqPerSec'),
-      medianRatio: ratios.length % 2 ? ratios[Math.floor(middle)] : (ratios[middle - 1] + ratios[middle]) / 2,
+      medianRatio: median(rounds.map((round) => round.ratio)),
+      cpuRatio: mean('on', 'cpuMicrosecondsPerRequest') / mean('off', 'cpuMicrosecondsPerRequest'),
+      medianCpuRatio: median(rounds.map((round) => round.cpuRatio)),
       failures,
       servers: { on: servers.on.process, off: servers.off.process },
     };
@@ -850,12 +872,23 @@ function report(run) {
     lines.push(`metrics, POST /plants in ${m.rounds.length} rounds of ${run.options.duration} s per server (on/off order alternating):`);
     lines.push(
       table([
-        ['  round', 'on req/s', 'off req/s', 'on / off'],
-        ...m.rounds.map((round, index) => [`  ${index + 1}`, formatNumber(round.on.reqPerSec), formatNumber(round.off.reqPerSec), round.ratio.toFixed(3)]),
-        ['  all', formatNumber(m.on.reqPerSec), formatNumber(m.off.reqPerSec), m.ratio.toFixed(3)],
+        ['  round', 'on req/s', 'off req/s', 'on / off', 'on µs CPU', 'off µs CPU', 'on / off'],
+        ...m.rounds.map((round, index) => [
+          `  ${index + 1}`,
+          formatNumber(round.on.reqPerSec),
+          formatNumber(round.off.reqPerSec),
+          round.ratio.toFixed(3),
+          formatNumber(round.on.cpuMicrosecondsPerRequest),
+          formatNumber(round.off.cpuMicrosecondsPerRequest),
+          round.cpuRatio.toFixed(3),
+        ]),
+        ['  all', formatNumber(m.on.reqPerSec), formatNumber(m.off.reqPerSec), m.ratio.toFixed(3), formatNumber(m.on.cpuMicrosecondsPerRequest), formatNumber(m.off.cpuMicrosecondsPerRequest), m.cpuRatio.toFixed(3)],
       ]),
     );
-    lines.push(`  recording costs ${(100 * (1 - m.ratio)).toFixed(1)} % of req/s (median of the rounds' ratios ${m.medianRatio.toFixed(3)}); p99 on ${formatMs(m.on.p99)} ms, off ${formatMs(m.off.p99)} ms`);
+    lines.push(
+      `  recording costs ${(100 * (1 - m.ratio)).toFixed(1)} % of req/s (median of the rounds' ratios ${m.medianRatio.toFixed(3)}) ` +
+        `and ${(100 * (m.cpuRatio - 1)).toFixed(1)} % more server CPU a request (median ${m.medianCpuRatio.toFixed(3)}); p99 on ${formatMs(m.on.p99)} ms, off ${formatMs(m.off.p99)} ms`,
+    );
   }
   for (const failure of run.failures) lines.push(`FAILED: ${failure}`);
   return lines.join('\n');
