@@ -889,6 +889,13 @@ function report(run) {
       `  recording costs ${(100 * (1 - m.ratio)).toFixed(1)} % of req/s (median of the rounds' ratios ${m.medianRatio.toFixed(3)}) ` +
         `and ${(100 * (m.cpuRatio - 1)).toFixed(1)} % more server CPU a request (median ${m.medianCpuRatio.toFixed(3)}); p99 on ${formatMs(m.on.p99)} ms, off ${formatMs(m.off.p99)} ms`,
     );
+    if (m.record) {
+      const share = m.record.medianNanoseconds / 1000 / m.off.cpuMicrosecondsPerRequest;
+      lines.push(
+        `  in-process (bench/metrics-record.ts): recording a request takes ${m.record.medianNanoseconds.toFixed(0)} ns of CPU, ` +
+          `${(100 * share).toFixed(2)} % of the ${formatNumber(m.off.cpuMicrosecondsPerRequest)} µs a POST /plants takes with METRICS=off`,
+      );
+    }
   }
   for (const failure of run.failures) lines.push(`FAILED: ${failure}`);
   return lines.join('\n');
@@ -1051,6 +1058,10 @@ async function main() {
       run.metrics = await compareMetrics(options, token, metricsDbs);
       run.servers.metrics = run.metrics.servers;
       if (run.metrics.failures) run.failures.push(`metrics: ${run.metrics.failures} failed requests`);
+      const figures = path.join(TMP_DIR, 'metrics-record.json');
+      say('metrics: bench/metrics-record.ts, recording a request in-process');
+      await runCommand('bench/metrics-record.ts', TSX_BIN, [...TSX_CONDITIONS, 'bench/metrics-record.ts', '--json', figures]);
+      run.metrics.record = JSON.parse(readFileSync(figures, 'utf8'));
     } catch (error) {
       if (error instanceof Interrupted) throw error;
       run.failures.push(`metrics: ${error.message}`);

@@ -39,7 +39,7 @@ export function createRequestMetrics(distDir) {
   const routeOf = routeTemplates(distDir);
   return (request, response) => {
     const started = performance.now();
-    const observed = { path: null };
+    const observed = /** @type {{ path: string | null }} */ ({ path: null });
     response.once('finish', () => {
       recordRequest(request.method, observed.path === null ? null : routeOf(observed.path), response.statusCode, (performance.now() - started) / 1000);
     });
