@@ -8,6 +8,7 @@ import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { api, baseUrl, expectError, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { createOn, freePort, requestOn, startServer, type RunningServer } from '../support/server';
+import { signInOn } from '../support/sign-in';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
 const FAMILIES = [
@@ -130,7 +131,7 @@ describe('GET /metrics on the shared server (the direct path)', () => {
 });
 
 describe("GET /metrics through Next's router, with a rate limit and a webhook receiver that is down", () => {
-  // Above the scrapes this describe makes (five), so only the burst below is refused.
+  // Above the scrapes this describe makes (seven), so only the burst below is refused.
   const LIMIT = 10;
   let database: TestDatabase;
   let server: RunningServer;
@@ -186,6 +187,14 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
     const age = valueOf(failed, 'plant_store_webhook_oldest_pending_seconds');
     expect(age).toBeGreaterThan(0);
     expect(age).toBeLessThan(60);
+  });
+
+  it('counts a failed sign-in', async () => {
+    const before = await scrape();
+    const refused = await signInOn(server, `nobody-${uniqueId()}@example.com`, 'not the password');
+    expect(refused.session).toBeNull();
+    const signIns = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'sign_in' });
+    expect(signIns(await scrape()) - signIns(before)).toBe(1);
   });
 
   it('counts a request refused for the rate limit', async () => {
