@@ -34,6 +34,9 @@ const nextConfig = {
   // auth secret are runtime state and must never ship inside a build (or a Docker image).
   outputFileTracingExcludes: { '*': ['data/**', '.tmp/**', 'bench/results/**'] },
   poweredByHeader: false,
+  // One copy of prom-client in the process, loaded from the standalone node_modules by every route
+  // bundle and by server/main.mjs (scripts/build.mjs leaves it out of the server's bundle too).
+  serverExternalPackages: ['prom-client'],
   // forbidden(): admin pages answer a staff member with 403 and app/(staff)/forbidden.tsx.
   experimental: { authInterrupts: true },
   reactStrictMode: true,

@@ -11,6 +11,9 @@
 //                                 what serving a route handler alone costs per request
 //   Next's router: ...            the ceiling and POST /plants again, on the same build with
 //                                 API_DIRECT_ROUTES=off, so every request goes through Next's router
+//   metrics POST /plants          the project POST on two servers of the same build, one with
+//                                 METRICS=off, measured in turns (on, off, off, on, ...) so the
+//                                 machine's drift falls on both alike: what recording costs
 //   floor POST/GET /plants        bench/floor-server.mjs: the same work on bare node:http and
 //                                 better-sqlite3, no framework and no ORM
 //   json                          reading a JSON body in-process (bench/json-parse.ts): the exact
@@ -61,7 +64,8 @@ const USAGE = `usage: npm run bench -- [options]
 
   --target LIST       targets to run, repeatable or comma-separated:
                       post, get, get-one, patch, audit, ceiling, next (= next-ceiling + next-post), next-ceiling,
-                      next-post, floor (= floor-post + floor-get), floor-post, floor-get,
+                      next-post, metrics (POST /plants with metrics on and off, in turns),
+                      floor (= floor-post + floor-get), floor-post, floor-get,
                       webhook, json (reading JSON bodies, in-process: bench/json-parse.ts),
                       catalogue (batch, search and export on 100,000 plants, SQLite
                       and PostgreSQL: bench/catalogue.ts)
@@ -69,6 +73,7 @@ const USAGE = `usage: npm run bench -- [options]
   --duration S        measured seconds per target (default 10; 3 with --quick)
   --warmup S          warm-up seconds per target, results discarded (default 3; 1 with --quick)
   --connections N     concurrent connections (default 32)
+  --rounds N          metrics: measured runs of each server, in turns (default 4)
   --quick             smoke check: 1 s warm-up, 3 s measured
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
   -h, --help          this text
@@ -95,6 +100,8 @@ const TARGETS = [
   // The same build with API_DIRECT_ROUTES=off: every request through Next's router.
   { key: 'next-ceiling', label: "Next's router: ceiling POST /api/bench/empty", server: 'next', method: 'POST', path: '/api/bench/empty' },
   { key: 'next-post', label: "Next's router: project POST /plants", server: 'next', method: 'POST', path: '/plants', stores: true },
+  // Two servers of the same build, METRICS on and off, measured in turns (compareMetrics).
+  { key: 'metrics', label: 'project POST /plants, metrics on / off', server: 'metrics', method: 'POST', path: '/plants' },
   { key: 'floor-post', label: 'floor POST /plants', server: 'floor', method: 'POST', path: '/plants', stores: true },
   { key: 'floor-get', label: 'floor GET /plants?limit=20', server: 'floor', method: 'GET', path: '/plants?limit=20' },
   // The same build with one webhook endpoint: each create is delivered to bench/receiver.mjs.
@@ -130,6 +137,7 @@ function readOptions(argv) {
         duration: { type: 'string' },
         warmup: { type: 'string' },
         connections: { type: 'string' },
+        rounds: { type: 'string' },
         quick: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
@@ -154,7 +162,7 @@ function readOptions(argv) {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, floor, floor-post, floor-get, webhook, json, catalogue)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, metrics, floor, floor-post, floor-get, webhook, json, catalogue)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
@@ -166,6 +174,7 @@ function readOptions(argv) {
     duration: positive(values.duration, 'duration', values.quick ? 3 : 10),
     warmup: positive(values.warmup, 'warmup', values.quick ? 1 : 3),
     connections: positive(values.connections, 'connections', 32, { integer: true }),
+    rounds: positive(values.rounds, 'rounds', 4, { integer: true }),
     quick: values.quick,
     build: !(values['no-build'] || process.env.BENCH_SKIP_BUILD === '1'),
     serverMode: server,
@@ -697,6 +706,81 @@ async function checkStored(record, databaseFile) {
   }
 }
 
+// /proc/<pid>/stat counts CPU time in clock ticks: 100 a second on Linux (getconf CLK_TCK).
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** The CPU seconds (user and system) process `pid` has used so far. */
+function cpuSecondsOf(pid) {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const [utime, stime] = stat.slice(stat.lastIndexOf(')') + 2).split(' ').slice(11, 13).map(Number);
+  return (utime + stime) / CLOCK_TICKS_PER_SECOND;
+}
+
+/**
+ * What recording the metrics costs POST /plants on the direct path: two servers of the same build on
+ * copies of one database, one with METRICS=off, each warmed up, then measured `rounds` times each in
+ * turns, the order swapped every round (on, off, off, on, ...), so a machine that speeds up or slows
+ * down during the run weighs on both alike. Only one server is under load at a time. Besides req/s,
+ * the server's CPU time per answered request: a busy machine moves it far less than req/s, since it
+ * counts only the server's own work, not the time it waited for a core.
+ */
+async function compareMetrics(options, token, databases) {
+  const target = TARGETS.find((candidate) => candidate.key === 'metrics');
+  say('metrics: starting two standalone servers, METRICS on and METRICS=off');
+  const servers = {};
+  try {
+    servers.on = await startAppServer(options, databases.on);
+    servers.off = await startAppServer(options, databases.off, { METRICS: 'off' });
+    for (const name of ['on', 'off']) {
+      const check = await preflight(target, servers[name].url, token);
+      if (!check.ok) throw new Error(`metrics ${name}: ${check.problem}`);
+      checkInterrupted();
+      say(`metrics ${name}: warm-up ${options.warmup} s (discarded)`);
+      await runCannon(cannonOptions(target, servers[name].url, token, options.warmup, options.connections));
+      await sleep(500);
+    }
+    const rounds = [];
+    let failures = 0;
+    for (let round = 0; round < options.rounds; round++) {
+      const figures = {};
+      for (const name of round % 2 === 0 ? ['on', 'off'] : ['off', 'on']) {
+        checkInterrupted();
+        const cpuBefore = cpuSecondsOf(servers[name].server.pid);
+        const result = summarise(await runCannon(cannonOptions(target, servers[name].url, token, options.duration, options.connections)));
+        const cpuMicrosecondsPerRequest = ((cpuSecondsOf(servers[name].server.pid) - cpuBefore) / result.completed) * 1e6;
+        failures += result.errors + result.non2xx;
+        figures[name] = { reqPerSec: result.reqPerSec, p50: result.p50, p99: result.p99, cpuMicrosecondsPerRequest };
+        await sleep(500);
+      }
+      rounds.push({ ...figures, ratio: figures.on.reqPerSec / figures.off.reqPerSec, cpuRatio: figures.on.cpuMicrosecondsPerRequest / figures.off.cpuMicrosecondsPerRequest });
+      say(
+        `metrics round ${round + 1}: on ${figures.on.reqPerSec.toFixed(0)} req/s, ${figures.on.cpuMicrosecondsPerRequest.toFixed(0)} µs CPU a request; ` +
+          `off ${figures.off.reqPerSec.toFixed(0)} req/s, ${figures.off.cpuMicrosecondsPerRequest.toFixed(0)} µs`,
+      );
+    }
+    const mean = (name, key) => rounds.reduce((sum, round) => sum + round[name][key], 0) / rounds.length;
+    const summary = (name) => ({ reqPerSec: mean(name, 'reqPerSec'), p50: mean(name, 'p50'), p99: mean(name, 'p99'), cpuMicrosecondsPerRequest: mean(name, 'cpuMicrosecondsPerRequest') });
+    const median = (values) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      const middle = sorted.length / 2;
+      return sorted.length % 2 ? sorted[Math.floor(middle)] : (sorted[middle - 1] + sorted[middle]) / 2;
+    };
+    return {
+      rounds,
+      on: summary('on'),
+      off: summary('off'),
+      ratio: mean('on', 'reqPerSec') / mean('off', 'reqPerSec'),
+      medianRatio: median(rounds.map((round) => round.ratio)),
+      cpuRatio: mean('on', 'cpuMicrosecondsPerRequest') / mean('off', 'cpuMicrosecondsPerRequest'),
+      medianCpuRatio: median(rounds.map((round) => round.cpuRatio)),
+      failures,
+      servers: { on: servers.on.process, off: servers.off.process },
+    };
+  } finally {
+    for (const running of Object.values(servers)) await stopProcess(running.server);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Report
 
@@ -720,9 +804,10 @@ function report(run) {
   lines.push(`machine: ${run.machine.cpu} x ${run.machine.cores} cores, ${run.machine.memoryGb} GB, ${run.machine.platform}, node ${run.machine.node}`);
   lines.push(`load average at start: ${run.machine.loadAverageStart.map((value) => value.toFixed(2)).join(' ')}, at end: ${run.machine.loadAverageEnd.map((value) => value.toFixed(2)).join(' ')}`);
   const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js, route handlers answered directly)' : 'next start';
-  lines.push(`server: ${run.servers.app || run.servers.next || run.servers.webhook ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
+  lines.push(`server: ${run.servers.app || run.servers.next || run.servers.webhook || run.servers.metrics ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
   if (run.servers.next) lines.push("Next's router: the same server with API_DIRECT_ROUTES=off");
   if (run.servers.webhook) lines.push('webhook: the same server with one webhook endpoint, delivering to bench/receiver.mjs on this machine');
+  if (run.servers.metrics) lines.push('metrics: the same server twice, one with METRICS=off, measured in turns');
   lines.push(`load: autocannon, ${run.options.connections} connections, ${run.options.duration} s measured after ${run.options.warmup} s warm-up`);
   lines.push('');
   const rows = [['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB']];
@@ -740,7 +825,7 @@ function report(run) {
           ],
     );
   }
-  lines.push(table(rows));
+  if (rows.length > 1) lines.push(table(rows));
   if (run.ratios.length) {
     lines.push('');
     lines.push('ratios (req/s):');
@@ -780,6 +865,37 @@ function report(run) {
       `reading JSON: a ${json.bodyMb.toFixed(2)} MB batch parsed exactly in ${json.exactParse.ms.toFixed(1)} ms (${json.exactParse.mbPerSecond.toFixed(0)} MB/s); ` +
         `the bound pass ${json.boundPass.ms.toFixed(2)} ms (${json.boundPass.mbPerSecond.toFixed(0)} MB/s); a million ignored zeros refused in ${json.zerosRefusal.ms.toFixed(2)} ms`,
     );
+  }
+  if (run.metrics) {
+    const m = run.metrics;
+    lines.push('');
+    lines.push(`metrics, POST /plants in ${m.rounds.length} rounds of ${run.options.duration} s per server (on/off order alternating):`);
+    lines.push(
+      table([
+        ['  round', 'on req/s', 'off req/s', 'on / off', 'on µs CPU', 'off µs CPU', 'on / off'],
+        ...m.rounds.map((round, index) => [
+          `  ${index + 1}`,
+          formatNumber(round.on.reqPerSec),
+          formatNumber(round.off.reqPerSec),
+          round.ratio.toFixed(3),
+          formatNumber(round.on.cpuMicrosecondsPerRequest),
+          formatNumber(round.off.cpuMicrosecondsPerRequest),
+          round.cpuRatio.toFixed(3),
+        ]),
+        ['  all', formatNumber(m.on.reqPerSec), formatNumber(m.off.reqPerSec), m.ratio.toFixed(3), formatNumber(m.on.cpuMicrosecondsPerRequest), formatNumber(m.off.cpuMicrosecondsPerRequest), m.cpuRatio.toFixed(3)],
+      ]),
+    );
+    lines.push(
+      `  recording costs ${(100 * (1 - m.ratio)).toFixed(1)} % of req/s (median of the rounds' ratios ${m.medianRatio.toFixed(3)}) ` +
+        `and ${(100 * (m.cpuRatio - 1)).toFixed(1)} % more server CPU a request (median ${m.medianCpuRatio.toFixed(3)}); p99 on ${formatMs(m.on.p99)} ms, off ${formatMs(m.off.p99)} ms`,
+    );
+    if (m.record) {
+      const share = m.record.medianNanoseconds / 1000 / m.off.cpuMicrosecondsPerRequest;
+      lines.push(
+        `  in-process (bench/metrics-record.ts): recording a request takes ${m.record.medianNanoseconds.toFixed(0)} ns of CPU, ` +
+          `${(100 * share).toFixed(2)} % of the ${formatNumber(m.off.cpuMicrosecondsPerRequest)} µs a POST /plants takes with METRICS=off`,
+      );
+    }
   }
   for (const failure of run.failures) lines.push(`FAILED: ${failure}`);
   return lines.join('\n');
@@ -845,7 +961,7 @@ async function main() {
       loadAverageEnd: loadAverageStart,
     },
     serverMode: options.serverMode,
-    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, quick: options.quick, build: options.build },
+    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, rounds: options.rounds, quick: options.quick, build: options.build },
     servers: {},
     databases: { app: databasePragmas(appDb), floor: null },
     targets: [],
@@ -854,11 +970,13 @@ async function main() {
     failures: [],
   };
 
-  // The Next's-router server and the webhook one get copies of the fresh database, token included.
+  // The Next's-router server, the webhook one and the two of the metrics get copies of the fresh database, token included.
   const nextDb = path.join(TMP_DIR, 'plants-next.db');
   cpSync(appDb, nextDb);
   const webhookDb = path.join(TMP_DIR, 'plants-webhook.db');
   cpSync(appDb, webhookDb);
+  const metricsDbs = { on: path.join(TMP_DIR, 'plants-metrics-on.db'), off: path.join(TMP_DIR, 'plants-metrics-off.db') };
+  for (const file of Object.values(metricsDbs)) cpSync(appDb, file);
   let receiver = null;
 
   for (const serverKind of ['app', 'next', 'floor', 'webhook']) {
@@ -934,6 +1052,22 @@ async function main() {
     }
   }
 
+  if (options.targets.some((target) => target.key === 'metrics')) {
+    checkInterrupted();
+    try {
+      run.metrics = await compareMetrics(options, token, metricsDbs);
+      run.servers.metrics = run.metrics.servers;
+      if (run.metrics.failures) run.failures.push(`metrics: ${run.metrics.failures} failed requests`);
+      const figures = path.join(TMP_DIR, 'metrics-record.json');
+      say('metrics: bench/metrics-record.ts, recording a request in-process');
+      await runCommand('bench/metrics-record.ts', TSX_BIN, [...TSX_CONDITIONS, 'bench/metrics-record.ts', '--json', figures]);
+      run.metrics.record = JSON.parse(readFileSync(figures, 'utf8'));
+    } catch (error) {
+      if (error instanceof Interrupted) throw error;
+      run.failures.push(`metrics: ${error.message}`);
+    }
+  }
+
   if (options.targets.some((target) => target.key === 'json')) {
     checkInterrupted();
     const figures = path.join(TMP_DIR, 'json.json');
@@ -960,6 +1094,7 @@ async function main() {
 
   run.machine.loadAverageEnd = os.loadavg();
   run.ratios = ratios(run.targets);
+  if (run.metrics) run.ratios.push({ name: 'project POST, metrics on / METRICS=off (in turns)', value: run.metrics.ratio });
   mkdirSync(RESULTS_DIR, { recursive: true });
   const resultsFile = path.join(RESULTS_DIR, `${run.startedAt.replace(/[:.]/g, '-')}.json`);
   writeFileSync(resultsFile, `${JSON.stringify(run, null, 2)}\n`);

@@ -37,8 +37,16 @@ const bundleOptions = {
 export function installServer() {
   rmSync('.next/standalone/plant-store-server', { recursive: true, force: true });
   // Its packages go in the bundle: the standalone folder's node_modules holds only what Next's
-  // tracer found the server needs, and the handlers' own chunks carry theirs inside them.
-  buildSync({ ...bundleOptions, packages: 'bundle', entryPoints: ['server/main.mjs'], outfile: '.next/standalone/plant-store-server/main.mjs' });
+  // tracer found the server needs, and the handlers' own chunks carry theirs inside them. But
+  // prom-client, which Next loads from there (serverExternalPackages in next.config.js): the server
+  // then shares the handlers' copy, and esbuild cannot bundle its require() of Node's modules as ESM.
+  buildSync({
+    ...bundleOptions,
+    packages: 'bundle',
+    external: ['prom-client'],
+    entryPoints: ['server/main.mjs'],
+    outfile: '.next/standalone/plant-store-server/main.mjs',
+  });
   writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.mjs.\nimport './plant-store-server/main.mjs';\n");
 }
 

@@ -8,6 +8,7 @@ import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { configuredPublicOrigin } from '../lib/http/origin';
+import { metricsEnabled } from '../lib/metrics/config';
 import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
 import { retrySchedule } from '../lib/webhooks/config';
 import { trustedProxyHops } from '../server/forwarded-headers.mjs';
@@ -30,6 +31,7 @@ async function main() {
   configuredPublicOrigin();
   retrySchedule();
   auditRetentionDays();
+  metricsEnabled();
   // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
   if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
 

@@ -22,6 +22,7 @@ import { lingerBeforeClosing } from './linger.mjs';
 import { setStandaloneConfig } from './next-internals.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
+import { createRequestMetrics } from './request-metrics.mjs';
 
 const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
@@ -54,6 +55,8 @@ const app = next({ dev: false, dir, hostname, port, conf: config });
 await app.prepare();
 const handleWithNext = app.getRequestHandler();
 const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir, { origin });
+// Every answer, on either path, is timed here for http_server_request_duration_seconds (null under METRICS=off).
+const observeRequest = createRequestMetrics(path.join(dir, '.next'));
 if (direct?.refused) {
   // One line, so an operator sees at once why the API is slower than it should be.
   log.warn('direct routes off: the build is not what server/direct-routes.mjs was written for; everything goes through Next', {
@@ -62,6 +65,7 @@ if (direct?.refused) {
 }
 
 function serve(request, response) {
+  const observed = observeRequest?.(request, response);
   // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
   settleForwardedHeaders(request, proxyHops);
   // Before either path writes a head, so every answer to a request that came over https has it
@@ -79,6 +83,7 @@ function serve(request, response) {
     return refuseRequest(response, 'bad_request', message);
   }
   request.url = target.serve;
+  if (observed) observed.path = target.serve.split('?', 1)[0];
   if (direct?.serve(request, response)) return;
   // A page's router state header that Next cannot read: Next would answer 500 (lib/http/next-protocol.ts).
   // The header is looked at first: only an RSC request carries one, so the path is rarely tested.

@@ -4,7 +4,7 @@
 export const ROLES = ['admin', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const SCOPES = ['plants:read', 'plants:write', 'webhooks:manage', 'audit:read'] as const;
+export const SCOPES = ['plants:read', 'plants:write', 'webhooks:manage', 'audit:read', 'metrics:read'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
@@ -12,10 +12,12 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
   'plants:write': 'add, change and delete plants',
   'webhooks:manage': 'manage webhook endpoints',
   'audit:read': 'read the activity log',
+  'metrics:read': "read the server's metrics (GET /metrics, for Prometheus)",
 };
 
 /**
- * Staff keep the catalogue; admins also manage accounts and webhooks and read the activity log.
+ * Staff keep the catalogue; admins also manage accounts and webhooks, read the activity log and
+ * mint the metrics scraper's token.
  * A credential never does more than its account's role allows, whatever scopes it names.
  */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {

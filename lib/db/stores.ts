@@ -152,6 +152,9 @@ export type EventToFanOut = { type: string; endpointId: string | null; createdAt
 /** Which endpoints get an event (the rule: lib/webhooks/recipients.ts). */
 export type Recipients = (event: EventToFanOut, endpoints: EndpointChoice[]) => string[];
 
+/** The deliveries still to be made (pending, or being attempted) to enabled endpoints, and when the oldest was made. */
+export type DeliveryBacklog = { pending: number; oldestCreatedAt: Date | null };
+
 export type DeliveryStore = {
   /**
    * Turns up to `limit` events made no later than `madeBy`, oldest first, into one delivery per
@@ -167,6 +170,8 @@ export type DeliveryStore = {
   requeueExpired(now: Date): Promise<number>;
   /** When the soonest pending delivery is due; null when none is. */
   nextDueAt(): Promise<Date | null>;
+  /** The backlog, for the metrics (the same for both engines: lib/db/delivery-backlog.ts). */
+  backlog(): Promise<DeliveryBacklog>;
 };
 
 // ----- Sign-in attempts, request counts, token use

@@ -302,6 +302,34 @@ const health: ZodOpenApiOperationObject = {
   },
 };
 
+const metrics: ZodOpenApiOperationObject = {
+  operationId: 'metrics',
+  ...needs('metrics:read'),
+  summary: 'Metrics',
+  description:
+    "This instance's metrics in Prometheus's text exposition format (version 0.0.4), for Prometheus, Grafana Agent or " +
+    'the OpenTelemetry Collector to scrape: the request-duration histogram `http_server_request_duration_seconds` ' +
+    '(OpenTelemetry HTTP conventions; labelled by method, route template and status), the webhook backlog, delivery ' +
+    'attempts, rate-limited requests, refused credentials, a busy database, backups, and the process and Node.js ' +
+    'metrics. Each instance answers for itself. Empty when the server runs with `METRICS=off`.',
+  responses: {
+    '200': {
+      description: 'The metrics, as text.',
+      content: {
+        'text/plain': {
+          schema: {
+            type: 'string',
+            example:
+              '# HELP plant_store_rate_limited_total API requests refused with 429 for the caller\'s rate limit.\n' +
+              '# TYPE plant_store_rate_limited_total counter\nplant_store_rate_limited_total 0\n',
+          },
+        },
+      },
+    },
+    ...commonErrors([]),
+  },
+};
+
 function catalogueTable(): string {
   const rows = Object.entries(ERROR_CATALOGUE).map(
     ([kind, entry]) => `| ${entry.code} | ${entry.status} | ${kind} | ${entry.meaning} |`,
@@ -376,6 +404,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
           delete: deletePlant,
         },
         '/audit-events': { get: listAuditEvents },
+        '/metrics': { get: metrics },
         '/api/health': { get: health },
       },
     },

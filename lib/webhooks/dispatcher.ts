@@ -6,6 +6,7 @@
 // Vercel, deliverDue() runs after a response and from the cron route.
 import 'server-only';
 import { log } from '../log';
+import { countDeliveryAttempt } from '../metrics/registry';
 import { processWide } from '../process-wide';
 import { isShuttingDown } from '../shutdown';
 import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
@@ -63,6 +64,7 @@ async function attempt(delivery: ClaimedDelivery): Promise<void> {
   );
   const outcome = outcomeOf(result, delivery, state.schedule);
   await engine().deliveries.complete(delivery, outcome, new Date());
+  countDeliveryAttempt(outcome.status === 'pending' ? 'retrying' : outcome.status);
   if (outcome.status !== 'succeeded') {
     (outcome.status === 'failed' ? log.error : log.warn)(outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed', {
       deliveryId: delivery.id,

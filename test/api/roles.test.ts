@@ -155,6 +155,14 @@ describe('server actions', () => {
     });
     expect((await create(asStaff, [])).value).toEqual({ kind: 'error', message: 'scopes: choose at least one' });
     expect((await create(asAdmin, ['webhooks:manage', 'audit:read'])).value).toMatchObject({ kind: 'created' });
+    // The metrics scraper's token: offered to admins on /tokens, and made there; refused to staff.
+    expect(await (await asAdmin.fetch('/tokens')).text()).toContain('value="metrics:read"');
+    expect(await (await asStaff.fetch('/tokens')).text()).not.toContain('value="metrics:read"');
+    expect((await create(asAdmin, ['metrics:read'])).value).toMatchObject({ kind: 'created' });
+    expect((await create(asStaff, ['metrics:read'])).value).toEqual({
+      kind: 'error',
+      message: "scopes: A staff account's token cannot have metrics:read",
+    });
   });
 });
 

@@ -48,8 +48,18 @@ describe('npm run token', () => {
     expect((await api('/plants', { token })).status).toBe(200);
     expectError(await api('/plants', { method: 'POST', token, body: '{"id": 1, "name": "No"}' }), 403, 40301);
 
-    const everything = await run('token', 'create', '--name', 'operator', '--scopes', 'plants:read, plants:write,webhooks:manage,audit:read');
-    expect(everything.stdout).toContain('\nScopes: plants:read,plants:write,webhooks:manage,audit:read\n');
+    const everything = await run('token', 'create', '--name', 'operator', '--scopes', 'plants:read, plants:write,webhooks:manage,audit:read,metrics:read');
+    expect(everything.stdout).toContain('\nScopes: plants:read,plants:write,webhooks:manage,audit:read,metrics:read\n');
+
+    // The scraper's token: GET /metrics and nothing else.
+    const scraper = await run('token', 'create', '--name', 'prometheus', '--scopes', 'metrics:read');
+    expect(scraper.status, scraper.stderr).toBe(0);
+    expect(scraper.stdout).toContain('\nScopes: metrics:read\n');
+    const scraperToken = scraper.stdout.trimEnd().split('\n').at(-1)!;
+    const scraped = await api('/metrics', { token: scraperToken });
+    expect(scraped.status, scraped.text).toBe(200);
+    expect(scraped.text).toContain('# TYPE http_server_request_duration_seconds histogram');
+    expectError(await api('/plants', { token: scraperToken }), 403, 40301);
     const listed = (await run('token', 'list')).stdout.split('\n');
     expect(listed[0]).toMatch(/^ID\s+NAME\s+PREFIX\s+SCOPES\s+OWNER\s+CREATED/);
     expect(listed.find((line) => line.includes('read only'))).toMatch(/\splants:read\s+-\s/);

@@ -10,6 +10,7 @@ import { recordAudit } from '../../audit/records';
 import { clientAddress, UNKNOWN_ADDRESS } from '../../shared/client-address';
 import { requestIdOf } from '../../shared/request-id';
 import { log } from '../../log';
+import { countAuthFailure } from '../../metrics/registry';
 import { recordSignIn } from '../accounts/changes';
 import { claimLoginAttempt, clearLoginAttempts } from '../passwords/login-throttle';
 import { dummyPasswordHash, verifyPassword } from '../passwords/hash';
@@ -72,6 +73,7 @@ export async function authorizeStaff(
     const actor = user ? { type: 'staff' as const, id: user.id, name: user.email } : { type: 'staff' as const, name: email };
     if (!user || !matches) {
       log.info('sign-in failed', { email, address });
+      countAuthFailure('sign_in');
       await recordFailedSignIn(email, { targetId: user?.id ?? email }, { actor, ...requestDetails });
       return null;
     }

@@ -7,6 +7,7 @@
 import 'server-only';
 import { db } from '../client';
 import { randomId } from '../../ids';
+import { deliveryBacklog } from '../delivery-backlog';
 import type { ClaimedDelivery, DeliveryStore } from '../stores';
 
 // Any fixed number: the advisory lock that serialises fan-out across instances.
@@ -94,4 +95,6 @@ export const postgresqlDeliveries: DeliveryStore = {
     const next = await db().webhookDelivery.findFirst({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' }, select: { nextAttemptAt: true } });
     return next?.nextAttemptAt ?? null;
   },
+
+  backlog: deliveryBacklog,
 };

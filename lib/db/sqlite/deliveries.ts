@@ -7,6 +7,7 @@
 // of the event loop (lib/webhooks/dispatcher.ts).
 import 'server-only';
 import { randomId } from '../../ids';
+import { deliveryBacklog } from '../delivery-backlog';
 import type { ClaimedDelivery, DeliveryStore } from '../stores';
 import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
 
@@ -102,4 +103,6 @@ export const sqliteDeliveries: DeliveryStore = {
     const row = await whenNotBusy(() => prepared<[], { at: string | null }>(NEXT_DUE).get());
     return row?.at ? fromSqliteTime(row.at) : null;
   },
+
+  backlog: deliveryBacklog,
 };

@@ -187,3 +187,28 @@ describe('outcomes and leases', () => {
     expect(await deliveries().nextDueAt()).toEqual(at(base, 71));
   });
 });
+
+describe('the backlog', () => {
+  it('counts the deliveries still to make (pending or being attempted) to enabled endpoints, with when the oldest was made', async () => {
+    expect(await deliveries().backlog()).toEqual({ pending: 0, oldestCreatedAt: null });
+    const [first, second] = [await endpoint(), await endpoint()];
+    await events([created(50n, at(base, 1)), created(51n, at(base, 2))]);
+    await fanOut(10, at(base, 3), at(base, 6));
+    await events([created(52n, at(base, 20))]);
+    await fanOut(10, at(base, 20), at(base, 21));
+    expect(await deliveries().backlog()).toEqual({ pending: 6, oldestCreatedAt: at(base, 6) });
+
+    // Being attempted still counts; delivered, or failed for good, no longer does.
+    const [delivering, delivered, failed] = await claim(3, at(base, 30));
+    expect([delivering, delivered, failed].every(Boolean)).toBe(true);
+    await deliveries().complete(delivered, outcome('succeeded', at(base, 31)), at(base, 31));
+    await deliveries().complete(failed, outcome('failed', at(base, 31)), at(base, 31));
+    expect(await deliveries().backlog()).toEqual({ pending: 4, oldestCreatedAt: at(base, 6) });
+
+    // Deliveries waiting for a disabled endpoint are left out.
+    await db().webhookEndpoint.update({ where: { id: second }, data: { enabled: false } });
+    const open = await db().webhookDelivery.count({ where: { endpointId: first, status: { in: ['pending', 'delivering'] } } });
+    expect(open).toBeGreaterThan(0);
+    expect((await deliveries().backlog()).pending).toBe(open);
+  });
+});

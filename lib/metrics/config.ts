@@ -1,0 +1,11 @@
+// METRICS: on (the default) or off. Read apart from the registry so npm start can check it without
+// loading prom-client. Off, nothing is recorded (bench/run.mjs measures what recording costs with
+// its metrics-off target) and GET /metrics answers an empty exposition.
+
+/** Whether this process records metrics (METRICS=off turns them off); throws on a value that is neither. */
+export function metricsEnabled(): boolean {
+  const configured = process.env.METRICS?.trim().toLowerCase();
+  if (!configured || configured === 'on') return true;
+  if (configured === 'off') return false;
+  throw new Error(`METRICS must be "on" or "off", got "${process.env.METRICS}"`);
+}

@@ -1,0 +1,156 @@
+// The process's metrics, in Prometheus's text format (GET /metrics, app/metrics/route.ts). One
+// registry per process, through processWide: Next evaluates this module once per route bundle, and
+// the production server (server/main.mjs, bundled apart) records the request histogram, so every
+// copy of this module must count into the same metric objects (prom-client itself is loaded once,
+// from node_modules: next.config.js, scripts/build.mjs). Names follow the
+// OpenTelemetry HTTP semantic conventions as its Prometheus exporter writes them; the app's own
+// are prefixed plant_store_. docs/operations.md, Metrics, says what each one means.
+import 'server-only';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { processWide } from '../process-wide';
+import { metricsEnabled } from './config';
+
+/** The OpenTelemetry semantic conventions' buckets for HTTP durations, with two below 5 ms (the API answers in about 1 ms). */
+const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
+
+// Methods other than these are labelled _OTHER, as the conventions say, so a client cannot add series.
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CONNECT', 'OPTIONS', 'TRACE', 'PATCH', 'QUERY']);
+
+/** Why a credential was refused: the Error kinds of 401, 403 and the failed-authentication 429, and a failed sign-in. */
+export const AUTH_FAILURE_KINDS = [
+  'missing_token',
+  'invalid_token',
+  'expired_token',
+  'revoked_token',
+  'account_disabled',
+  'insufficient_scope',
+  'too_many_failed_authentications',
+  'sign_in',
+] as const;
+export type AuthFailureKind = (typeof AUTH_FAILURE_KINDS)[number];
+
+/** What one webhook delivery attempt came to: delivered, failed with a retry scheduled, or failed for good. */
+export const DELIVERY_OUTCOMES = ['succeeded', 'retrying', 'failed'] as const;
+export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
+
+export const BACKUP_OUTCOMES = ['success', 'failure'] as const;
+export type BackupOutcome = (typeof BACKUP_OUTCOMES)[number];
+
+function createMetrics() {
+  const registry = new Registry();
+  const registers = [registry];
+  const enabled = metricsEnabled();
+  if (enabled) collectDefaultMetrics({ register: registry });
+  const metrics = {
+    registry,
+    enabled,
+    requestDuration: new Histogram({
+      name: 'http_server_request_duration_seconds',
+      help: 'Duration of HTTP server requests.',
+      labelNames: ['http_request_method', 'http_route', 'http_response_status_code'],
+      buckets: DURATION_BUCKETS,
+      registers,
+    }),
+    webhookPending: new Gauge({
+      name: 'plant_store_webhook_deliveries_pending',
+      help: 'Webhook deliveries not yet delivered or given up (pending or being attempted), to enabled endpoints.',
+      registers,
+    }),
+    webhookOldestPending: new Gauge({
+      name: 'plant_store_webhook_oldest_pending_seconds',
+      help: 'Age of the oldest of those deliveries, in seconds (0 when there is none).',
+      registers,
+    }),
+    deliveryAttempts: new Counter({
+      name: 'plant_store_webhook_delivery_attempts_total',
+      help: 'Webhook delivery attempts made by this instance, by outcome.',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    rateLimited: new Counter({ name: 'plant_store_rate_limited_total', help: 'API requests refused with 429 for the caller\'s rate limit.', registers }),
+    authFailures: new Counter({
+      name: 'plant_store_auth_failures_total',
+      help: 'Refused credentials: API requests answered 401, 403 or 429 for failed authentications, and failed sign-ins, by kind.',
+      labelNames: ['kind'],
+      registers,
+    }),
+    databaseBusy: new Counter({
+      name: 'plant_store_db_busy_total',
+      help: 'Requests answered 503 because the database stayed busy (SQLite locked) or did not answer (PostgreSQL unavailable).',
+      registers,
+    }),
+    backups: new Counter({ name: 'plant_store_backups_total', help: 'Backups made by this instance, by outcome.', labelNames: ['outcome'], registers }),
+    lastBackup: new Gauge({
+      name: 'plant_store_last_backup_timestamp_seconds',
+      help: 'When the last successful backup finished, in seconds since the epoch (0: none since this process started).',
+      registers,
+    }),
+  };
+  // Every label value known in advance starts at 0, so rate() and increase() see the first event.
+  for (const outcome of DELIVERY_OUTCOMES) metrics.deliveryAttempts.inc({ outcome }, 0);
+  for (const kind of AUTH_FAILURE_KINDS) metrics.authFailures.inc({ kind }, 0);
+  for (const outcome of BACKUP_OUTCOMES) metrics.backups.inc({ outcome }, 0);
+  return metrics;
+}
+
+const metrics = processWide('metrics', createMetrics);
+
+/** Whether this process records metrics (METRICS=off: it does not). */
+export const recording = metrics.enabled;
+
+/**
+ * One answered HTTP request (server/request-metrics.mjs). `route` is the route template (such as
+ * `/plants/{id}`), or null for a path no route answers: the label is then left out, as the
+ * conventions ask, so the label's values stay bounded whatever paths clients send.
+ */
+export function recordRequest(method: string, route: string | null, status: number, seconds: number): void {
+  if (!metrics.enabled) return;
+  const http_request_method = KNOWN_METHODS.has(method) ? method : '_OTHER';
+  metrics.requestDuration.observe(
+    route === null ? { http_request_method, http_response_status_code: status } : { http_request_method, http_route: route, http_response_status_code: status },
+    seconds,
+  );
+}
+
+export function countRateLimited(): void {
+  if (metrics.enabled) metrics.rateLimited.inc();
+}
+
+export function countAuthFailure(kind: AuthFailureKind): void {
+  if (metrics.enabled) metrics.authFailures.inc({ kind });
+}
+
+export function countDatabaseBusy(): void {
+  if (metrics.enabled) metrics.databaseBusy.inc();
+}
+
+export function countDeliveryAttempt(outcome: DeliveryOutcome): void {
+  if (metrics.enabled) metrics.deliveryAttempts.inc({ outcome });
+}
+
+/** A backup finished at `at`, well or not: counted, and a success moves the last-backup time. */
+export function recordBackup(outcome: BackupOutcome, at: Date): void {
+  if (!metrics.enabled) return;
+  metrics.backups.inc({ outcome });
+  if (outcome === 'success') metrics.lastBackup.set(at.getTime() / 1000);
+}
+
+/** The webhook backlog, sampled at scrape time (lib/metrics/scrape.ts); null when it could not be read. */
+export function setWebhookBacklog(backlog: { pending: number; oldestCreatedAt: Date | null } | null, now: Date): void {
+  if (backlog === null) {
+    // Unknown, rather than a stale figure or a reassuring 0: NaN, which no alert's comparison passes.
+    metrics.webhookPending.set(Number.NaN);
+    metrics.webhookOldestPending.set(Number.NaN);
+    return;
+  }
+  metrics.webhookPending.set(backlog.pending);
+  metrics.webhookOldestPending.set(backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - backlog.oldestCreatedAt.getTime()) / 1000) : 0);
+}
+
+/** The Content-Type of the exposition: Prometheus's text format, version 0.0.4. */
+export const EXPOSITION_CONTENT_TYPE = metrics.registry.contentType;
+
+/** Everything recorded, in Prometheus's text format. */
+export function exposition(): Promise<string> {
+  return metrics.registry.metrics();
+}

@@ -1,0 +1,212 @@
+// GET /metrics: Prometheus's text format, behind the metrics:read scope, on each engine. The shared
+// server answers /plants directly; a server of this file's own sends everything through Next's
+// router (API_DIRECT_ROUTES=off), with a small rate limit and a webhook endpoint whose receiver is
+// down, so its counts start from nothing and can be held exactly.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { OPERATOR_COMMAND } from '../../lib/audit/context';
+import { createApiToken } from '../../lib/auth/tokens/api-tokens';
+import { api, baseUrl, expectError, uniqueId } from '../support/api';
+import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
+import { createOn, freePort, requestOn, startServer, type RunningServer } from '../support/server';
+import { signInOn } from '../support/sign-in';
+import { deliveriesIn, endpointIn } from '../support/webhooks';
+
+const FAMILIES = [
+  'http_server_request_duration_seconds histogram',
+  'plant_store_webhook_deliveries_pending gauge',
+  'plant_store_webhook_oldest_pending_seconds gauge',
+  'plant_store_webhook_delivery_attempts_total counter',
+  'plant_store_rate_limited_total counter',
+  'plant_store_auth_failures_total counter',
+  'plant_store_db_busy_total counter',
+  'plant_store_backups_total counter',
+  'plant_store_last_backup_timestamp_seconds gauge',
+  'process_resident_memory_bytes gauge',
+  'nodejs_eventloop_lag_seconds gauge',
+  'nodejs_heap_size_used_bytes gauge',
+  'nodejs_gc_duration_seconds histogram',
+];
+
+type Labels = Record<string, string>;
+
+/** The samples of `name` in an exposition, each with its labels. */
+function samplesOf(text: string, name: string): { labels: Labels; value: number }[] {
+  const found: { labels: Labels; value: number }[] = [];
+  for (const line of text.split('\n')) {
+    const match = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const labels: Labels = {};
+    for (const [, key, value] of (match[2] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)) labels[key] = value;
+    found.push({ labels, value: Number(match[3]) });
+  }
+  return found;
+}
+
+/** The value of the one sample of `name` with exactly `labels` (0 when there is none yet). */
+function valueOf(text: string, name: string, labels: Labels = {}): number {
+  const wanted = JSON.stringify(Object.entries(labels).sort());
+  const matching = samplesOf(text, name).filter((sample) => JSON.stringify(Object.entries(sample.labels).sort()) === wanted);
+  expect(matching.length, `${name} ${wanted}`).toBeLessThanOrEqual(1);
+  return matching[0]?.value ?? 0;
+}
+
+const requests = (text: string, method: string, route: string, status: number) =>
+  valueOf(text, 'http_server_request_duration_seconds_count', { http_request_method: method, http_route: route, http_response_status_code: String(status) });
+
+/** Waits for `check` to hold, polling, or fails with its last error after `timeoutMs`. */
+async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await check();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+describe('GET /metrics on the shared server (the direct path)', () => {
+  let token: string;
+  const scrape = async () => {
+    const answer = await api('/metrics', { token });
+    expect(answer.status, answer.text).toBe(200);
+    return answer.text;
+  };
+
+  beforeAll(async () => {
+    token = (await createApiToken({ name: 'metrics', scopes: ['metrics:read'] }, OPERATOR_COMMAND)).token;
+  });
+
+  it('needs a token with metrics:read: 401 without one, 403 with one that lacks it', async () => {
+    expectError(await api('/metrics'), 401, 40101);
+    const plantsOnly = (await createApiToken({ name: 'no metrics', scopes: ['plants:read', 'plants:write'] }, OPERATOR_COMMAND)).token;
+    const refused = await api('/metrics', { token: plantsOnly });
+    expectError(refused, 403, 40301, 'This token lacks the scope metrics:read, which this operation needs');
+  });
+
+  it('answers Prometheus text with every family: HTTP, webhooks, limits, credentials, database, backups, process and Node.js', async () => {
+    const answer = await api('/metrics', { token });
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+    expect(answer.headers.get('cache-control')).toBe('no-store');
+    for (const family of FAMILIES) expect(answer.text).toContain(`\n# TYPE ${family}\n`);
+    expect(valueOf(answer.text, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 2 ** 20);
+  });
+
+  it('counts a POST /plants answered directly under its route, and a raw path under its template', async () => {
+    const before = await scrape();
+    const created = await api('/plants', { method: 'POST', token: (await createApiToken({ name: 'creator' }, OPERATOR_COMMAND)).token, body: `{"id": ${uniqueId()}, "name": "Counted"}` });
+    expect(created.status).toBe(200);
+    expect((await api('/plants/123', { token: (await createApiToken({ name: 'reader' }, OPERATOR_COMMAND)).token })).status).toBe(404);
+    const after = await scrape();
+    expect(requests(after, 'POST', '/plants', 200) - requests(before, 'POST', '/plants', 200)).toBe(1);
+    expect(requests(after, 'GET', '/plants/{id}', 404) - requests(before, 'GET', '/plants/{id}', 404)).toBe(1);
+    // The scrape before this one is counted too, under its own route.
+    expect(requests(after, 'GET', '/metrics', 200) - requests(before, 'GET', '/metrics', 200)).toBe(1);
+    const durations = samplesOf(after, 'http_server_request_duration_seconds_count');
+    expect(durations.map((sample) => sample.labels.http_route)).not.toContain('/plants/123');
+  });
+
+  it('labels a path no route answers without a route, so clients cannot add series, and counts pages', async () => {
+    const before = await scrape();
+    const unknown = `/no-such-page-${uniqueId()}`;
+    expect((await fetch(`${baseUrl()}${unknown}`)).status).toBe(404);
+    const login = await fetch(`${baseUrl()}/login`, { redirect: 'manual' });
+    await login.arrayBuffer();
+    const after = await scrape();
+    const unrouted = (text: string) => valueOf(text, 'http_server_request_duration_seconds_count', { http_request_method: 'GET', http_response_status_code: '404' });
+    expect(unrouted(after) - unrouted(before)).toBe(1);
+    expect(after).not.toContain(unknown);
+    expect(requests(after, 'GET', '/login', login.status) - requests(before, 'GET', '/login', login.status)).toBe(1);
+  });
+
+  it('counts a refused credential by kind', async () => {
+    const before = await scrape();
+    expectError(await api('/plants', { token: 'pst_not-a-token' }), 401, 40102);
+    const after = await scrape();
+    const invalid = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'invalid_token' });
+    expect(invalid(after) - invalid(before)).toBe(1);
+  });
+});
+
+describe("GET /metrics through Next's router, with a rate limit and a webhook receiver that is down", () => {
+  // Above the scrapes this describe makes (seven), so only the burst below is refused.
+  const LIMIT = 10;
+  let database: TestDatabase;
+  let server: RunningServer;
+  let token: string;
+  let scraperToken: string;
+  let busy: string;
+
+  const scrape = async () => {
+    const answer = await requestOn(server, '/metrics', { headers: { authorization: `Bearer ${scraperToken}` } });
+    expect(answer.status, answer.text).toBe(200);
+    return answer.text;
+  };
+
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    const unreachable = `http://127.0.0.1:${await freePort()}/hooks`;
+    // Nothing listens on that port: every attempt fails, and the first retry is an hour away.
+    [, { token }, { token: scraperToken }, { token: busy }] = await Promise.all([
+      endpointIn(database.url, unreachable),
+      tokenIn(database.url, 'next'),
+      tokenIn(database.url, 'scraper', ['metrics:read']),
+      tokenIn(database.url, 'busy'),
+    ]);
+    server = await startServer({
+      databaseUrl: database.url,
+      env: { API_DIRECT_ROUTES: 'off', RATE_LIMIT_PER_MINUTE: String(LIMIT), WEBHOOK_ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE: '1h' },
+    });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database?.remove();
+  });
+
+  it("counts a POST /plants through Next's router under its route; the pending deliveries and their age show the receiver is down", async () => {
+    const before = await scrape();
+    expect(valueOf(before, 'plant_store_webhook_deliveries_pending')).toBe(0);
+    expect(valueOf(before, 'plant_store_webhook_oldest_pending_seconds')).toBe(0);
+    expect((await createOn(server, token, `{"id": ${uniqueId()}, "name": "Through Next"}`)).status).toBe(200);
+    const after = await scrape();
+    expect(requests(after, 'POST', '/plants', 200) - requests(before, 'POST', '/plants', 200)).toBe(1);
+
+    // The dispatcher tries once, fails, and schedules the retry: the delivery stays pending. Waited
+    // for in the database, so the scrapes stay within the scraper's rate limit.
+    await eventually(async () => {
+      const [delivery] = await deliveriesIn(database);
+      expect([delivery.status, Number(delivery.attempts)]).toEqual(['pending', 1]);
+      expect(delivery.lastError).not.toBeNull();
+    });
+    const failed = await scrape();
+    expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'retrying' })).toBe(1);
+    expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'succeeded' })).toBe(0);
+    expect(valueOf(failed, 'plant_store_webhook_deliveries_pending')).toBe(1);
+    const age = valueOf(failed, 'plant_store_webhook_oldest_pending_seconds');
+    expect(age).toBeGreaterThan(0);
+    expect(age).toBeLessThan(60);
+  });
+
+  it('counts a failed sign-in', async () => {
+    const before = await scrape();
+    const refused = await signInOn(server, `nobody-${uniqueId()}@example.com`, 'not the password');
+    expect(refused.session).toBeNull();
+    const signIns = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'sign_in' });
+    expect(signIns(await scrape()) - signIns(before)).toBe(1);
+  });
+
+  it('counts a request refused for the rate limit', async () => {
+    // Windows are whole minutes: start the burst early enough in one that it ends in the same one.
+    const intoWindow = Date.now() % 60_000;
+    if (intoWindow > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
+    const before = await scrape();
+    expect(valueOf(before, 'plant_store_rate_limited_total')).toBe(0);
+    for (let index = 0; index < LIMIT; index++) {
+      expect((await requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } })).status).toBe(200);
+    }
+    expectError(await requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } }), 429, 42901);
+    expect(valueOf(await scrape(), 'plant_store_rate_limited_total')).toBe(1);
+  });
+});
