@@ -10,7 +10,7 @@ import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
-import { CLI_DIR, START_BUNDLE, STANDALONE_DIR, STANDALONE_SERVER } from './paths.mjs';
+import { CLI_DIR, STANDALONE_DIR, STANDALONE_SERVER } from './paths.mjs';
 
 export function copyAssetsIntoStandalone() {
   for (const [from, to] of [
