@@ -30,6 +30,8 @@ export const CLI_SCRIPTS = ['token', 'user', 'webhook', 'db-migrate'];
 // better-sqlite3 finds its compiled addon beside its own files (Next's tracer copies it there for the
 // route handlers), and the migration engine reads its .wasm file beside its glue (copied in below).
 const UNBUNDLED_PACKAGES = ['better-sqlite3', '@prisma/schema-engine-wasm'];
+// Where the bundles' shared chunks go, inside .next/standalone.
+const SCRIPT_CHUNKS = 'plant-store-scripts';
 
 // `server-only` (which refuses to load outside Next's server) becomes its empty form, as in Next's
 // own server bundles.
@@ -53,7 +55,7 @@ export function installServer() {
 
 /** The start-up steps and the operator commands, with their packages but those above. */
 export function bundleScripts() {
-  rmSync(CLI_DIR, { recursive: true, force: true });
+  for (const folder of [CLI_DIR, `${STANDALONE_DIR}/${SCRIPT_CHUNKS}`]) rmSync(folder, { recursive: true, force: true });
   buildSync({
     ...bundleOptions,
     entryPoints: [
@@ -62,9 +64,10 @@ export function bundleScripts() {
     ],
     outdir: STANDALONE_DIR,
     outExtension: { '.js': '.mjs' },
-    // Modules the commands share (lib/, the Prisma clients, pg) are one chunk each, loaded once.
+    // What several of them import (lib/, the Prisma clients, pg) is written once, as chunks they share.
     splitting: true,
-    chunkNames: 'plant-store-scripts/[name]-[hash]',
+    chunkNames: `${SCRIPT_CHUNKS}/[name]-[hash]`,
+    // pg-native: pg's optional native driver, which pg loads only when asked for it (never, here).
     external: [...UNBUNDLED_PACKAGES, 'pg-native'],
     // CommonJS packages inside an ESM bundle still call require() for Node's own modules.
     banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
