@@ -11,6 +11,9 @@
 # rootfs) with this machine's Node and npm in /usr/local, a `node` user (uid 1000), Node's headers in
 # /usr/local/include/node (better-sqlite3 compiles against them) and the machine's CA certificates,
 # imported with `podman import --change 'ENV NODE_EXTRA_CA_CERTS=...' rootfs.tar node:20-bookworm-slim`.
+# In a sandbox that refuses podman's default resource limits ("error setting rlimit"), set lower
+# ones in /etc/containers/containers.conf: [containers] default_ulimits = ["nofile=20000:20000",
+# "nproc=4096:4096"].
 #
 # Settings: IMAGE (default plant-store:smoke), PORT (default 3999), SKIP_BUILD=1 to check an image
 # already built.
@@ -39,7 +42,8 @@ wait_healthy() {
 if [ "${SKIP_BUILD:-}" != 1 ]; then
   say "building $IMAGE"
   started=$SECONDS
-  podman build --network=host -t "$IMAGE" .
+  # Docker's image format: the OCI one has no HEALTHCHECK.
+  podman build --format docker --network=host -t "$IMAGE" .
   say "built in $((SECONDS - started)) s"
 fi
 
@@ -47,6 +51,15 @@ say "starting $NAME on port $PORT with volume $VOLUME (SQLite in /app/data)"
 podman run -d --name "$NAME" --network=host -e PORT="$PORT" -e HOSTNAME=127.0.0.1 -v "$VOLUME:/app/data" "$IMAGE" >/dev/null
 wait_healthy
 say "healthy: $(curl -sf "$URL/api/health")"
+if [ -n "$(podman inspect --format '{{.Config.Healthcheck}}' "$IMAGE" 2>/dev/null | grep -v '^<nil>$')" ]; then
+  podman healthcheck run "$NAME" >/dev/null || fail "the image's HEALTHCHECK failed"
+  say "the image's HEALTHCHECK passes (it asks /api/health on PORT=$PORT)"
+else
+  # An image built in OCI format keeps no HEALTHCHECK: run the Dockerfile's command in the container.
+  check=$(sed -n 's/^HEALTHCHECK .* CMD //p' Dockerfile)
+  podman exec "$NAME" sh -c "$check" || fail "the Dockerfile's HEALTHCHECK command failed"
+  say "the Dockerfile's HEALTHCHECK command passes in the container (the image, in OCI format, keeps none)"
+fi
 
 processes=$(podman top "$NAME" pid comm args | tail -n +2)
 say "processes in the container:"
