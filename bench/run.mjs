@@ -27,7 +27,7 @@
 // The audit trail is always on: every project POST writes its audit record and its outbox event.
 //
 // Builds the app (unless --no-build or BENCH_SKIP_BUILD=1), makes a fresh SQLite database and an
-// API token under .tmp/bench-<pid>/, starts the standalone server `npm start` runs (or `next start`
+// API token under .tmp/bench-<pid>/, starts what `npm start` runs (.next/standalone/start.mjs) (or `next start`
 // with BENCH_SERVER=next-start), drives each target with autocannon after a warm-up whose results are
 // discarded, samples the server's RSS every 100 ms, prints a table and writes the full results to
 // bench/results/<timestamp>.json. Exits 1 when any target had an error or a non-2xx answer.
@@ -43,7 +43,6 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { openDatabase as openFloorDatabase, registerToken } from './floor-server.mjs';
-import { serverNodeOptions } from '../scripts/server-node-options.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
@@ -55,7 +54,8 @@ const WEBHOOK_RECEIVER = path.join(ROOT, 'bench/receiver.mjs');
 // A typical first Next.js + Prisma implementation of POST /plants measured 330-535 req/s on this
 // project's machine; the webhook target is held against the top of that range.
 const TYPICAL_POST_REQ_PER_SEC = 535;
-const STANDALONE_SERVER = path.join(ROOT, '.next/standalone/server.js');
+// What production runs: one process that applies migrations, then serves (scripts/start.ts, bundled).
+const START_BUNDLE = path.join(ROOT, '.next/standalone/start.mjs');
 const RESULTS_DIR = path.join(ROOT, 'bench/results');
 const TMP_PARENT = path.join(ROOT, '.tmp');
 const TMP_DIR = path.join(TMP_PARENT, `bench-${process.pid}`);
@@ -78,7 +78,7 @@ const USAGE = `usage: npm run bench -- [options]
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
   -h, --help          this text
 
-  BENCH_SERVER=next-start   serve with next start instead of .next/standalone/server.js
+  BENCH_SERVER=next-start   serve with next start instead of .next/standalone/start.mjs
   BENCH_CPU_PROF=<dir>      run the app server under node --cpu-prof; the profile (open it in
                             Chrome DevTools or speedscope) is written to <dir> when it stops`;
 
@@ -484,15 +484,15 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     PLANT_STORE_BENCH_ROUTES: '1',
     // The limiter stays on (its cost is measured) but far above what one token can send here.
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
-    // As npm start runs it: its default flags, and BENCH_SERVER_NODE_OPTIONS on top.
-    NODE_OPTIONS: serverNodeOptions(process.env.BENCH_SERVER_NODE_OPTIONS),
+    // As production runs it, with no Node flags; BENCH_SERVER_NODE_OPTIONS adds some to compare.
+    NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
     PORT: String(port),
     HOSTNAME: '127.0.0.1',
     ...extraEnv,
   };
   let server;
   if (options.serverMode === 'standalone') {
-    const standaloneDir = path.dirname(STANDALONE_SERVER);
+    const standaloneDir = path.dirname(START_BUNDLE);
     // next build leaves static assets out of the standalone folder; a deployment copies them in.
     for (const [from, to] of [
       [path.join(ROOT, '.next/static'), path.join(standaloneDir, '.next/static')],
@@ -500,7 +500,7 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     ]) {
       if (existsSync(from) && !existsSync(to)) cpSync(from, to, { recursive: true });
     }
-    server = spawnServer('standalone server', [...profilerArgs(), STANDALONE_SERVER], env);
+    server = spawnServer('standalone server', [...profilerArgs(), START_BUNDLE], env);
   } else {
     server = spawnServer('next start', [...profilerArgs(), NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'], env);
   }
@@ -803,7 +803,7 @@ function report(run) {
   lines.push(`Plant Store benchmark, ${run.startedAt}`);
   lines.push(`machine: ${run.machine.cpu} x ${run.machine.cores} cores, ${run.machine.memoryGb} GB, ${run.machine.platform}, node ${run.machine.node}`);
   lines.push(`load average at start: ${run.machine.loadAverageStart.map((value) => value.toFixed(2)).join(' ')}, at end: ${run.machine.loadAverageEnd.map((value) => value.toFixed(2)).join(' ')}`);
-  const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/server.js, route handlers answered directly)' : 'next start';
+  const appServer = run.serverMode === 'standalone' ? 'standalone (.next/standalone/start.mjs: migrations, then the server in the same process; route handlers answered directly)' : 'next start';
   lines.push(`server: ${run.servers.app || run.servers.next || run.servers.webhook || run.servers.metrics ? `${appServer}, NODE_ENV=production` : 'not run'}; floor: ${run.servers.floor ? 'bench/floor-server.mjs' : 'not run'}`);
   if (run.servers.next) lines.push("Next's router: the same server with API_DIRECT_ROUTES=off");
   if (run.servers.webhook) lines.push('webhook: the same server with one webhook endpoint, delivering to bench/receiver.mjs on this machine');
@@ -933,8 +933,8 @@ async function main() {
     throw new UsageError('--no-build: there is no production build in .next; run without --no-build (or npm run build)');
   }
   checkInterrupted();
-  if (options.serverMode === 'standalone' && !existsSync(STANDALONE_SERVER)) {
-    throw new UsageError(`${path.relative(ROOT, STANDALONE_SERVER)} does not exist: run npm run build (or drop --no-build)`);
+  if (options.serverMode === 'standalone' && !existsSync(START_BUNDLE)) {
+    throw new UsageError(`${path.relative(ROOT, START_BUNDLE)} does not exist: run npm run build (or drop --no-build)`);
   }
 
   mkdirSync(TMP_DIR, { recursive: true });

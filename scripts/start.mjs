@@ -1,6 +1,8 @@
 // npm start: serve the production build, building it first when there is none (rerun
 // npm run build after changing the code). The steps themselves are scripts/start.ts, bundled by
-// the build into plain JavaScript.
+// the build into .next/standalone/start.mjs, which runs here, in this process: migrations, then
+// the server. In production run that file directly (node .next/standalone/start.mjs), as the
+// Docker image does, so that no npm process stands between the server and its signals.
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';

@@ -1,8 +1,11 @@
-// npm start's steps, run by scripts/start.mjs from the bundle npm run build makes of this file:
-// apply pending migrations, then serve the build with the standalone server
-// (.next/standalone/server.js), as the Docker image does.
-import { spawn } from 'node:child_process';
-import { constants } from 'node:os';
+// npm start's steps, in one process: the build bundles this file into .next/standalone/start.mjs,
+// which the Docker image runs directly and npm start (scripts/start.mjs) imports. It applies pending
+// migrations, then loads the standalone server (.next/standalone/server.js) into this same process:
+// no child process, so a signal reaches the server itself, and its memory is counted once.
+// First: V8 flags that must be in force before the migration engine (WebAssembly) is compiled.
+import '../server/v8-flags.mjs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { auditRetentionDays } from '../lib/audit/retention-config';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
@@ -13,8 +16,6 @@ import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurren
 import { retrySchedule } from '../lib/webhooks/config';
 import { trustedProxyHops } from '../server/forwarded-headers.mjs';
 import { bodyTimeoutMs } from '../server/request-limits.mjs';
-import { STANDALONE_SERVER } from './paths.mjs';
-import { serverNodeOptions } from './server-node-options.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
@@ -43,18 +44,12 @@ async function main() {
   if (auth.source === 'generated') say(`generated AUTH_SECRET and kept it in ${auth.file} (set AUTH_SECRET to use your own)`);
   process.env.AUTH_SECRET = auth.secret;
 
-  // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set).
-  const server = spawn(process.execPath, [STANDALONE_SERVER], {
-    stdio: 'inherit',
-    env: {
-      ...process.env,
-      NODE_OPTIONS: serverNodeOptions(process.env.NODE_OPTIONS),
-      PORT: process.env.PORT || '3000',
-      HOSTNAME: process.env.HOSTNAME || '0.0.0.0',
-    },
-  });
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
-  server.on('exit', (code, signal) => process.exit(code ?? 128 + (signal ? constants.signals[signal] : 1)));
+  // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set), and
+  // handles SIGTERM and SIGINT itself. It sits beside this bundle; a path esbuild leaves alone.
+  process.env.PORT ||= '3000';
+  process.env.HOSTNAME ||= '0.0.0.0';
+  const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.js');
+  await import(pathToFileURL(server).href);
 }
 
 main().catch((error: unknown) => {

@@ -4,6 +4,8 @@
 // handler, as under Next's server. API_DIRECT_ROUTES=off sends everything through Next, and so
 // does a build the direct path was not written for (build-check.mjs). npm run build bundles this
 // file with what it imports (lib/ modules among them) into .next/standalone/plant-store-server/.
+// First: V8 flags that must be in force before any WebAssembly is compiled.
+import './v8-flags.mjs';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';

@@ -1,7 +1,7 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
-// account, starts the server with its Node flags, serves the API, and passes SIGTERM on to it.
+// account, and serves the API from the same process (no child server), which stops on SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -9,18 +9,33 @@ import { uniqueId } from '../support/api';
 import { testEngine, tokenIn } from '../support/database';
 import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
 
-/** The environment the server process (npm start's child) was started with, from /proc. */
-function serverEnvironment(startPid: number): Record<string, string> {
-  const [serverPid] = readFileSync(`/proc/${startPid}/task/${startPid}/children`, 'utf8').trim().split(/\s+/);
-  const entries = readFileSync(`/proc/${serverPid}/environ`, 'utf8').split('\0').filter(Boolean);
-  return Object.fromEntries(entries.map((entry) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)]));
+/** The inode of the socket listening on 127.0.0.1:`port`, from /proc/net/tcp. */
+function listeningSocket(port: number): string {
+  const wanted = `0100007F:${port.toString(16).toUpperCase().padStart(4, '0')}`;
+  for (const line of readFileSync('/proc/net/tcp', 'utf8').split('\n').slice(1)) {
+    const fields = line.trim().split(/\s+/);
+    // local address, remote, state (0A: LISTEN), ..., inode
+    if (fields[1] === wanted && fields[3] === '0A') return fields[9];
+  }
+  throw new Error(`nothing listens on 127.0.0.1:${port}`);
+}
+
+/** Whether process `pid` holds socket `inode` open. */
+function holdsSocket(pid: number, inode: string): boolean {
+  return readdirSync(`/proc/${pid}/fd`).some((fd) => {
+    try {
+      return readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`;
+    } catch {
+      return false; // closed meanwhile
+    }
+  });
 }
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-start-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
-  it('migrates a new database, serves the API, and stops on SIGTERM', async () => {
+  it('migrates a new database, serves the API from the same process, and stops on SIGTERM', async () => {
     const databaseUrl = `file:${path.join(folder, 'plants.db')}`;
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
@@ -49,7 +64,9 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
       await expect.poll(() => output).toMatch(/no staff account yet: create the first admin with {2}npm run user -- create/);
       expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
       expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\]/);
-      expect(serverEnvironment(child.pid!).NODE_OPTIONS).toBe('--max-semi-space-size=8');
+      // One process: the node that npm start runs is the one listening, and it has no children.
+      expect(holdsSocket(child.pid!, listeningSocket(port)), 'the started process holds the listening socket').toBe(true);
+      expect(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim()).toBe('');
     } finally {
       child.kill('SIGTERM');
     }

@@ -2,13 +2,17 @@
 import { execFile } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
 import { api, expectError } from '../support/api';
-import { operatorScript } from '../support/cli';
+import { developmentScript, operatorScript } from '../support/cli';
 
 // Asynchronous on purpose: spawnSync would stall this process's event loop for as long as the
 // command runs, and a keep-alive connection the server closed meanwhile would then be reused.
 function run(script: 'token', ...args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
+  return runWith(operatorScript(script, ...args));
+}
+
+function runWith(argv: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, operatorScript(script, ...args), { env: { ...process.env, DATABASE_URL: inject('databaseUrl') }, encoding: 'utf8' }, (error, stdout, stderr) =>
+    execFile(process.execPath, argv, { env: { ...process.env, DATABASE_URL: inject('databaseUrl') }, encoding: 'utf8' }, (error, stdout, stderr) =>
       resolve({ status: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
     );
   });
@@ -98,6 +102,13 @@ describe('npm run token', () => {
       expect.objectContaining({ level: 'info', msg: 'api token revoked', tokenId: id, revokedBy: null }),
     ]);
     expect(created.stderr + revoked.stderr).not.toContain(token.slice(4));
+  });
+
+  it('runs from its TypeScript source in development (npm run token) as it does from the build', async () => {
+    const created = await runWith(developmentScript('token', 'create', '--name', 'from source'));
+    expect(created.status, created.stderr).toBe(0);
+    const id = /Created API token (tok_\w+)/.exec(created.stdout)![1];
+    expect((await run('token', 'list')).stdout.split('\n').find((line) => line.startsWith(id))).toMatch(/from source.*active$/);
   });
 
   it.each([
