@@ -11,6 +11,7 @@ import { isShuttingDown } from '../shutdown';
 import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
 import { engine } from '../db/engine';
 import type { AttemptOutcome, ClaimedDelivery } from '../db/stores';
+import { now as clockNow, currentDate } from '../shared/clock';
 import { recipientsOf } from './recipients';
 import { attemptDelivery, type AttemptResult } from './send';
 
@@ -45,7 +46,7 @@ const state = processWide('webhook-dispatcher', (): State => ({
 }));
 
 /** What an attempt leads to: done, a retry after the schedule's next delay, or failed for good. */
-export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, schedule: number[], now = new Date()): AttemptOutcome {
+export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, schedule: number[], now = currentDate()): AttemptOutcome {
   const recorded = { statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
   if (result.ok) return { status: 'succeeded', retries: delivery.retries, nextAttemptAt: now, ...recorded };
   if (delivery.retries < schedule.length) {
@@ -58,7 +59,7 @@ export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, sche
 async function attempt(delivery: ClaimedDelivery): Promise<void> {
   const result = await attemptDelivery({ url: delivery.url, secret: delivery.secret }, { id: delivery.messageId, payload: delivery.payload });
   const outcome = outcomeOf(result, delivery, state.schedule);
-  await engine().deliveries.complete(delivery, outcome, new Date());
+  await engine().deliveries.complete(delivery, outcome, currentDate());
   if (outcome.status !== 'succeeded') {
     (outcome.status === 'failed' ? log.error : log.warn)(outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed', {
       deliveryId: delivery.id,
@@ -87,7 +88,7 @@ function start(delivery: ClaimedDelivery, then: () => void): void {
 /** One pass: fan out new events, claim what is due and start it. Says whether more may be waiting. */
 async function cycle(onAttemptDone: () => void): Promise<{ claimed: number; more: boolean }> {
   const store = engine().deliveries;
-  const now = new Date();
+  const now = currentDate();
   const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - testDispatchDelayMs()), now, recipients: recipientsOf });
   const free = MAX_IN_FLIGHT - state.inFlight.size;
   const claimed = free > 0 ? await store.claim({ limit: free, now, leaseUntil: new Date(now.getTime() + LEASE_MS) }) : [];
@@ -119,7 +120,7 @@ async function run(): Promise<void> {
       if (state.again) await new Promise((resolve) => setImmediate(resolve));
     } while (state.again && !isShuttingDown());
     const due = await engine().deliveries.nextDueAt();
-    if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - Date.now()));
+    if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - clockNow()));
   } catch (error) {
     log.error('webhook dispatcher failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
   } finally {
@@ -138,7 +139,7 @@ export async function startDispatcher(): Promise<void> {
   state.started = true;
   state.wakeRunning = wake;
   // Attempts a previous process had claimed when it died are taken again once their lease lapses.
-  await engine().deliveries.requeueExpired(new Date()).catch(() => 0);
+  await engine().deliveries.requeueExpired(currentDate()).catch(() => 0);
   wake();
 }
 
@@ -160,7 +161,7 @@ export async function deliverDue({ budgetMs }: { budgetMs: number }): Promise<{ 
   const deadline = Date.now() + budgetMs;
   let attempts = 0;
   let progress: () => void = () => {};
-  await engine().deliveries.requeueExpired(new Date());
+  await engine().deliveries.requeueExpired(currentDate());
   while (Date.now() < deadline) {
     const { claimed, more } = await cycle(() => progress());
     attempts += claimed;
