@@ -2,7 +2,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, uniqueId } from '../support/api';
 import { startOfWindow } from '../support/clock';
-import { createTestDatabase, testEngine, tokenIn, type TestDatabase } from '../support/database';
+import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, userIn } from '../support/sign-in';
 
@@ -10,7 +10,7 @@ const LIMIT = 50;
 let database: TestDatabase;
 let servers: RunningServer[] = [];
 
-describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL database', () => {
+describe('two instances on one PostgreSQL database', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT) };

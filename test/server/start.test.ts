@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/api';
-import { testEngine, tokenIn } from '../support/database';
+import { tokenIn } from '../support/database';
 import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
 
 /** The environment the server process (npm start's child) was started with, from /proc. */
@@ -19,7 +19,7 @@ function serverEnvironment(startPid: number): Record<string, string> {
 const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-start-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
+describe('npm start', () => {
   it('migrates a new database, serves the API, and stops on SIGTERM', async () => {
     const databaseUrl = `file:${path.join(folder, 'plants.db')}`;
     const port = await freePort();

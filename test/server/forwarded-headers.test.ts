@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiToken } from '../../lib/auth/tokens/format';
 import { expectError } from '../support/api';
 import { startOfWindow } from '../support/clock';
-import { createTestDatabase, testEngine, type TestDatabase } from '../support/database';
+import { createTestDatabase, type TestDatabase } from '../support/database';
 import { requestOn, startServer, type RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, postAuth, signInOn, userIn } from '../support/sign-in';
 
@@ -19,7 +19,7 @@ let plain: RunningServer;
 let configured: RunningServer;
 let proxied: RunningServer;
 
-describe.runIf(testEngine() === 'sqlite')('forwarded headers', () => {
+describe('forwarded headers', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     await userIn(database.url, EMAIL, PASSWORD);
