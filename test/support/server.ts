@@ -70,7 +70,8 @@ export async function startServer(options: {
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 30_000;
+  // Generous: a server starting beside other CPU-heavy work (the other suites, a build) is slow to start.
+  const deadline = Date.now() + 90_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     try {
