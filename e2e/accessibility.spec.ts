@@ -12,104 +12,124 @@ async function seriousViolations(page: Page) {
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
 }
 
-test('axe finds no serious or critical violations on any page, in any state', async ({ page, signIn }) => {
-  await page.goto('/login');
-  expect(await seriousViolations(page)).toEqual([]);
+// Every page, in every state, one journey each, so each fits its own time limit.
+test.describe('axe finds no serious or critical violations', () => {
+  test('on the sign-in page, and with its refusal shown', async ({ page }) => {
+    await page.goto('/login');
+    expect(await seriousViolations(page)).toEqual([]);
 
-  await page.getByLabel('Email').fill('nobody@example.com');
-  await page.getByLabel('Password').fill('wrong password');
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await expect(alertOf(page)).toHaveText('Wrong email or password.');
-  expect(await seriousViolations(page)).toEqual([]);
-
-  await signIn('/');
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.getByLabel('ID').fill(uniqueId());
-  await page.getByRole('button', { name: 'Add plant' }).click();
-  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
-  expect(await seriousViolations(page)).toEqual([]);
-
-  await page.goto('/tokens');
-  await page.getByLabel('Name').fill('axe');
-  await page.getByRole('button', { name: 'Create token' }).click();
-  await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-
-  // The catalogue: the list, an edit with a refusal, the delete question, an empty search.
-  const m = marker();
-  await seedPlants(page, [{ id: uniqueId(), name: `${m} Axe fern`, tag: 'fern' }]);
-  await page.goto(`/catalogue?q=${m}`);
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.getByRole('button', { name: `Edit ${m} Axe fern` }).click();
-  await page.getByRole('dialog').getByLabel('Name').fill('');
-  await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
-  await expect(page.getByRole('dialog').getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.keyboard.press('Escape');
-  await page.getByRole('button', { name: `Delete ${m} Axe fern` }).click();
-  await expect(page.getByRole('dialog')).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.goto(`/catalogue?q=${m}-none`);
-  await expect(page.getByText('No plants match')).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-
-  // Import: the preview with a problem, then the results.
-  await page.goto('/import');
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.getByLabel('CSV file').setInputFiles({
-    name: 'axe.csv',
-    mimeType: 'text/csv',
-    buffer: Buffer.from(csvOf([[uniqueId(), `${m} Imported`, ''], ['x', '', '']])),
+    await page.getByLabel('Email').fill('nobody@example.com');
+    await page.getByLabel('Password').fill('wrong password');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(alertOf(page)).toHaveText('Wrong email or password.');
+    expect(await seriousViolations(page)).toEqual([]);
   });
-  await expect(page.getByRole('button', { name: 'Import 1 plant' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.getByRole('button', { name: 'Import 1 plant' }).click();
-  await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
 
-  // The API reference as the server renders it, then with the explorer (Swagger UI) open.
-  await page.goto('/docs');
-  await expect(page.getByRole('heading', { name: 'Operations' })).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-  await page.getByRole('button', { name: 'Open the interactive explorer' }).click();
-  await expect(page.locator('.swagger-host .opblock').first()).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
-});
+  test('on the add form, and with a missing name', async ({ page, signIn }) => {
+    await signIn('/');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByLabel('ID').fill(uniqueId());
+    await page.getByRole('button', { name: 'Add plant' }).click();
+    await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 
-test('axe finds none on the account pages either: staff, account, set-password, and the admins-only refusal', async ({ page, signIn, browser, baseURL, consoleErrors }) => {
-  consoleErrors.allow(/status of 403/);
-  await signIn('/staff');
-  expect(await seriousViolations(page)).toEqual([]);
-  const email = `axe-${Date.now()}@example.com`;
-  const link = await addMember(page, email);
-  const row = page.getByRole('row').filter({ hasText: email });
-  await row.getByRole('button', { name: `Reset password of ${email}` }).click();
-  expect(await seriousViolations(page)).toEqual([]);
-  await row.getByRole('button', { name: 'Cancel' }).click();
+  test('on the tokens page with a new token shown', async ({ page, signIn }) => {
+    await signIn('/tokens');
+    await page.getByLabel('Name').fill('axe');
+    await page.getByRole('button', { name: 'Create token' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 
-  await page.goto('/account');
-  await page.getByLabel('Current password').fill('wrong');
-  await page.getByLabel('New password').fill('whatever it may be');
-  await page.getByRole('button', { name: 'Change password' }).click();
-  await expect(alertOf(page)).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  test('on the catalogue: the list, an edit with a refusal, the delete question, an empty search', async ({ page, signIn }) => {
+    await signIn('/');
+    const m = marker();
+    await seedPlants(page, [{ id: uniqueId(), name: `${m} Axe fern`, tag: 'fern' }]);
+    await page.goto(`/catalogue?q=${m}`);
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: `Edit ${m} Axe fern` }).click();
+    await page.getByRole('dialog').getByLabel('Name').fill('');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
+    await expect(page.getByRole('dialog').getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: `Delete ${m} Axe fern` }).click();
+    await expect(page.getByRole('dialog')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.goto(`/catalogue?q=${m}-none`);
+    await expect(page.getByText('No plants match')).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 
-  const stranger = await browser.newContext({ baseURL });
-  const linkPage = await stranger.newPage();
-  await linkPage.goto(link);
-  await linkPage.getByLabel('New password').fill('short');
-  await linkPage.getByRole('button', { name: 'Set password' }).click();
-  await expect(linkPage.locator('#password-error')).not.toBeEmpty();
-  expect(await seriousViolations(linkPage)).toEqual([]);
-  await linkPage.goto('/set-password#not-a-link');
-  await expect(alertOf(linkPage)).toContainText('This link is not valid');
-  expect(await seriousViolations(linkPage)).toEqual([]);
+  test('on the import: the page, the preview with a problem, then the results', async ({ page, signIn }) => {
+    await signIn('/import');
+    expect(await seriousViolations(page)).toEqual([]);
+    const m = marker();
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'axe.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csvOf([[uniqueId(), `${m} Imported`, ''], ['x', '', '']])),
+    });
+    await expect(page.getByRole('button', { name: 'Import 1 plant' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Import 1 plant' }).click();
+    await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 
-  await linkPage.goto('/login');
-  await signInThroughForm(linkPage, MEMBER_EMAIL, MEMBER_PASSWORD);
-  await expect(linkPage).toHaveURL('/');
-  await linkPage.goto('/staff');
-  await expect(linkPage.getByRole('heading', { name: 'Admins only' })).toBeVisible();
-  expect(await seriousViolations(linkPage)).toEqual([]);
-  await stranger.close();
+  test('on the API reference as the server renders it, then with the explorer (Swagger UI) open', async ({ page, signIn }) => {
+    await signIn('/docs');
+    await expect(page.getByRole('heading', { name: 'Operations' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+    await page.getByRole('button', { name: 'Open the interactive explorer' }).click();
+    await expect(page.locator('.swagger-host .opblock').first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('on the staff page, with a new member and the reset question', async ({ page, signIn }) => {
+    await signIn('/staff');
+    expect(await seriousViolations(page)).toEqual([]);
+    const email = `axe-${Date.now()}@example.com`;
+    await addMember(page, email);
+    const row = page.getByRole('row').filter({ hasText: email });
+    await row.getByRole('button', { name: `Reset password of ${email}` }).click();
+    expect(await seriousViolations(page)).toEqual([]);
+    await row.getByRole('button', { name: 'Cancel' }).click();
+  });
+
+  test('on the account page with a refused password change', async ({ page, signIn }) => {
+    await signIn('/account');
+    await page.getByLabel('Current password').fill('wrong');
+    await page.getByLabel('New password').fill('whatever it may be');
+    await page.getByRole('button', { name: 'Change password' }).click();
+    await expect(alertOf(page)).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('on the set-password page: a refused password, and a link that is not valid', async ({ page, signIn, browser, baseURL }) => {
+    await signIn('/staff');
+    const link = await addMember(page, `axe-link-${Date.now()}@example.com`);
+    const stranger = await browser.newContext({ baseURL });
+    const linkPage = await stranger.newPage();
+    await linkPage.goto(link);
+    await linkPage.getByLabel('New password').fill('short');
+    await linkPage.getByRole('button', { name: 'Set password' }).click();
+    await expect(linkPage.locator('#password-error')).not.toBeEmpty();
+    expect(await seriousViolations(linkPage)).toEqual([]);
+    await linkPage.goto('/set-password#not-a-link');
+    await expect(alertOf(linkPage)).toContainText('This link is not valid');
+    expect(await seriousViolations(linkPage)).toEqual([]);
+    await stranger.close();
+  });
+
+  test("on the admins-only refusal a staff member sees", async ({ page, consoleErrors }) => {
+    consoleErrors.allow(/status of 403/);
+    await page.goto('/login');
+    await signInThroughForm(page, MEMBER_EMAIL, MEMBER_PASSWORD);
+    await expect(page).toHaveURL('/');
+    await page.goto('/staff');
+    await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

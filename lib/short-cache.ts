@@ -4,6 +4,7 @@
 // change made through this process drops the entry at once (`forget`). Concurrent requests for
 // the same key share one read; failed reads are never kept.
 import { processWide } from './process-wide';
+import { now as clockNow } from './shared/clock';
 
 type Entry<V> = { fetchedAt: number; value: Promise<V> };
 
@@ -23,7 +24,7 @@ export function shortCache<V>(
   const entries = processWide(name, () => new Map<string, Entry<V>>());
 
   return {
-    get(key, load, now = Date.now()) {
+    get(key, load, now = clockNow()) {
       const cached = entries.get(key);
       if (cached && now - cached.fetchedAt < options.ttlMs) return cached.value;
       const entry: Entry<V> = { fetchedAt: now, value: load() };

@@ -19,6 +19,7 @@ import { addressWindows, secondsLeftIn, type AddressWindow } from '../shared/add
 import { clientAddress } from '../shared/client-address';
 import { ApiError } from '../errors';
 import { authFailuresPerMinute } from '../shared/rate-limit-config';
+import { now as clockNow } from '../shared/clock';
 
 // Tokens seen valid are remembered (by hash) this long, at most this many.
 const KNOWN_VALID_MS = 60 * 60 * 1000;
@@ -53,7 +54,7 @@ const isAuthenticationFailure = (error: unknown) => error instanceof ApiError &&
  * authenticate(), within the caller's address's allowance of failures: throws the 429 ApiError
  * (with Retry-After) when the address is over it, or the 401 that authenticate() throws.
  */
-export async function authenticateWithinLimit(request: Request, now = Date.now()): Promise<Principal> {
+export async function authenticateWithinLimit(request: Request, now = clockNow()): Promise<Principal> {
   const limit = authFailuresPerMinute();
   if (limit === 0) return authenticate(request);
   const window = failures.of(clientAddress(request), now);

@@ -5,6 +5,7 @@ import 'server-only';
 import { engine } from '../db/engine';
 import { ApiError } from '../errors';
 import { rateLimitPerMinute } from '../shared/rate-limit-config';
+import { now as clockNow } from '../shared/clock';
 
 const WINDOW_MS = 60_000;
 
@@ -14,7 +15,7 @@ export type RateLimitState = { limit: number; remaining: number; resetSeconds: n
  * Counts one request for `key`; throws the 429 ApiError (with Retry-After) when it is over the
  * limit. Returns the state for the RateLimit-* headers, or null when limiting is off.
  */
-export async function consumeRateLimit(key: string, now = Date.now()): Promise<RateLimitState | null> {
+export async function consumeRateLimit(key: string, now = clockNow()): Promise<RateLimitState | null> {
   const limit = rateLimitPerMinute();
   if (limit === 0) return null;
   const windowStart = now - (now % WINDOW_MS);

@@ -12,6 +12,7 @@ import { isShuttingDown } from '../shutdown';
 import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
 import { engine } from '../db/engine';
 import type { AttemptOutcome, ClaimedDelivery } from '../db/stores';
+import { now as clockNow, currentDate } from '../shared/clock';
 import { recipientsOf } from './recipients';
 import { attemptDelivery, type AttemptResult } from './send';
 
@@ -46,7 +47,7 @@ const state = processWide('webhook-dispatcher', (): State => ({
 }));
 
 /** What an attempt leads to: done, a retry after the schedule's next delay, or failed for good. */
-export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, schedule: number[], now = new Date()): AttemptOutcome {
+export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, schedule: number[], now = currentDate()): AttemptOutcome {
   const recorded = { statusCode: result.statusCode, durationMs: result.durationMs, error: result.error };
   if (result.ok) return { status: 'succeeded', retries: delivery.retries, nextAttemptAt: now, ...recorded };
   if (delivery.retries < schedule.length) {
@@ -63,7 +64,7 @@ async function attempt(delivery: ClaimedDelivery): Promise<void> {
     { id: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attempts },
   );
   const outcome = outcomeOf(result, delivery, state.schedule);
-  await engine().deliveries.complete(delivery, outcome, new Date());
+  await engine().deliveries.complete(delivery, outcome, currentDate());
   countDeliveryAttempt(outcome.status === 'pending' ? 'retrying' : outcome.status);
   if (outcome.status !== 'succeeded') {
     (outcome.status === 'failed' ? log.error : log.warn)(outcome.status === 'failed' ? 'webhook delivery failed for good' : 'webhook attempt failed', {
@@ -93,7 +94,7 @@ function start(delivery: ClaimedDelivery, then: () => void): void {
 /** One pass: fan out new events, claim what is due and start it. Says whether more may be waiting. */
 async function cycle(onAttemptDone: () => void): Promise<{ claimed: number; more: boolean }> {
   const store = engine().deliveries;
-  const now = new Date();
+  const now = currentDate();
   const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - testDispatchDelayMs()), now, recipients: recipientsOf });
   const free = MAX_IN_FLIGHT - state.inFlight.size;
   const claimed = free > 0 ? await store.claim({ limit: free, now, leaseUntil: new Date(now.getTime() + LEASE_MS) }) : [];
@@ -125,7 +126,7 @@ async function run(): Promise<void> {
       if (state.again) await new Promise((resolve) => setImmediate(resolve));
     } while (state.again && !isShuttingDown());
     const due = await engine().deliveries.nextDueAt();
-    if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - Date.now()));
+    if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - clockNow()));
   } catch (error) {
     log.error('webhook dispatcher failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
   } finally {
@@ -144,7 +145,7 @@ export async function startDispatcher(): Promise<void> {
   state.started = true;
   state.wakeRunning = wake;
   // Attempts a previous process had claimed when it died are taken again once their lease lapses.
-  await engine().deliveries.requeueExpired(new Date()).catch(() => 0);
+  await engine().deliveries.requeueExpired(currentDate()).catch(() => 0);
   wake();
 }
 
@@ -166,7 +167,7 @@ export async function deliverDue({ budgetMs }: { budgetMs: number }): Promise<{ 
   const deadline = Date.now() + budgetMs;
   let attempts = 0;
   let progress: () => void = () => {};
-  await engine().deliveries.requeueExpired(new Date());
+  await engine().deliveries.requeueExpired(currentDate());
   while (Date.now() < deadline) {
     const { claimed, more } = await cycle(() => progress());
     attempts += claimed;

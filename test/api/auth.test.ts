@@ -3,6 +3,7 @@ import { TOKEN_CACHE_TTL_MS, createApiToken, revokeApiToken } from '../../lib/au
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { db } from '../../lib/db/client';
 import { api, expectError, newToken, uniqueId, type ApiResponse } from '../support/api';
+import { sharedServerClock } from '../support/clock';
 
 const plantBody = () => `{"id": ${uniqueId()}, "name": "Auth test"}`;
 
@@ -95,7 +96,7 @@ describe('token lifecycle', () => {
 
     expect(await revokeApiToken(summary.id, OPERATOR_COMMAND)).toBe(true);
     // Revoked by this process, not the server's: the server notices when its cached check lapses.
-    await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_TTL_MS));
+    await sharedServerClock().advance(TOKEN_CACHE_TTL_MS);
     const response = await api('/plants', { method: 'POST', token: secret, body: plantBody() });
     expectError(response, 401, 40104, 'The API token has been revoked');
     expectChallenge(response, true);
@@ -106,7 +107,7 @@ describe('token lifecycle', () => {
     const { token: secret, summary } = await createApiToken({ name: 'expiring', expiresInDays: 1 }, OPERATOR_COMMAND);
     expect((await api('/plants', { token: secret })).status).toBe(200);
     await db().apiToken.update({ where: { id: summary.id }, data: { expiresAt: new Date(Date.now() - 1000) } });
-    await new Promise((resolve) => setTimeout(resolve, TOKEN_CACHE_TTL_MS));
+    await sharedServerClock().advance(TOKEN_CACHE_TTL_MS);
     expectError(await api('/plants', { token: secret }), 401, 40103, 'The API token has expired');
   });
 });

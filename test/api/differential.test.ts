@@ -14,6 +14,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { plantEtag } from '../../lib/plants/etag';
+import { awayFromWindowEnd } from '../support/clock';
 import { copyTestDatabase, createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import {
   answerFaults,
@@ -429,13 +430,10 @@ function stepsOf(testCase: Case): RawStep[] {
   });
 }
 
-// A rate-limit window is a wall-clock minute on both servers; a request counted just before the
-// minute on one server and just after on the other would leave their counts apart for the rest of
-// the run. So nothing is sent in the last 1.5 s of a minute.
-async function awayFromMinuteBoundary(): Promise<void> {
-  const intoMinute = Date.now() % 60_000;
-  if (intoMinute > 58_500) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoMinute + 50));
-}
+// A rate-limit window is a minute of the servers' clocks, which move together; a request counted
+// just before the minute on one server and just after on the other would leave their counts apart
+// for the rest of the run. So nothing is sent in the last 1.5 s of a minute: the clocks skip them.
+const awayFromMinuteBoundary = (pair: Pair) => awayFromWindowEnd(1500, pair.direct.clock, pair.throughNext.clock);
 
 /** Sends the same bytes to both servers at once, and compares what came back. */
 type Pair = { direct: RunningServer; throughNext: RunningServer };
@@ -451,7 +449,7 @@ async function countsApartNow(pair: Pair): Promise<number> {
 }
 
 async function differential(steps: RawStep[], options: { end?: boolean; timeoutMs?: number } = {}, pair: Pair = { direct, throughNext }) {
-  await awayFromMinuteBoundary();
+  await awayFromMinuteBoundary(pair);
   const exchange = (server: RunningServer) => rawExchange(server.port, steps, { endAfterWrite: options.end, timeoutMs: options.timeoutMs ?? 3000 });
   const [viaNext, viaDirect] = await Promise.all([exchange(pair.throughNext), exchange(pair.direct)]);
   if (!drifts.has(pair.direct)) drifts.set(pair.direct, { remaining: 0 });

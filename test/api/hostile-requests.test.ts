@@ -245,7 +245,7 @@ describe('hostile requests, on the direct path and through Next', () => {
   it('take a client that goes away mid-body as no fault: no stack, no 5xx', async () => {
     const head = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': 2000 }, '{"id": 8, ');
     await onBoth([head, 300], { destroyAfterMs: 300, waitMs: 500 });
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    for (const [, server] of servers) await expect.poll(() => logOf(server)).toMatch(/"method":"POST","path":"\/plants","status":408/);
     noStacks();
     for (const [, server] of servers) {
       expect(logOf(server)).not.toMatch(/"level":"error"/);

@@ -45,7 +45,7 @@ describe('GET /openapi.json', () => {
     expect(newPlant.properties.id).toMatchObject({ type: 'integer', format: 'int64' });
     expect(document.paths['/api/health'].get.security).toEqual([]);
     expect(document.info.description).toContain('| 40901 | 409 | conflict |');
-    // Relative: no PUBLIC_URL is configured, and no header names the origin (forwarded-headers.test.ts).
+    // Relative: no PUBLIC_URL is configured, and no header names the origin (test/server/forwarded-headers.test.ts).
     expect(document.servers).toEqual([{ url: '/' }]);
   });
 });

@@ -1,6 +1,7 @@
 // RATE_LIMIT_PER_MINUTE: each caller's requests per one-minute window.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError } from '../support/api';
+import { startOfWindow } from '../support/clock';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { requestOn, startServer, type RunningServer } from '../support/server';
 
@@ -17,11 +18,8 @@ afterAll(async () => {
   await database?.remove();
 });
 
-/** Windows are whole minutes: start a burst early enough in one that it ends in the same one. */
-async function awayFromWindowEdge() {
-  const intoWindow = Date.now() % 60_000;
-  if (intoWindow > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
-}
+/** Windows are whole minutes: a burst starts a fresh one, so it ends in the same one. */
+const awayFromWindowEdge = () => startOfWindow(server.clock);
 
 const list = (token: string) => requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
 

@@ -251,8 +251,8 @@ describe('a server killed between the commit and the delivery', () => {
     // event is committed, and nothing has been sent when it is killed.
     const { database, receiver, server, token } = await setUp({ PLANT_STORE_TEST_DISPATCH_DELAY_MS: '60000' });
     const id = uniqueId();
+    // Answered 200: committed.
     expect((await createOn(server, token, plantJson(id, 'Survivor'))).status).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 300));
     await server.stop('SIGKILL');
     expect(receiver.attempts).toEqual([]);
 
@@ -280,8 +280,8 @@ describe.runIf(testEngine() === 'postgresql')('two instances sharing one Postgre
     expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
 
     await receiver.waitFor(() => true, { count: ids.length, timeoutMs: 30_000 });
-    // Nothing more arrives late.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Every delivery finished, each after one attempt: nothing is left that could arrive late.
+    await expect.poll(async () => (await deliveriesIn(database)).every((row) => row.status === 'succeeded'), { timeout: 10_000 }).toBe(true);
     expect(receiver.rejected).toEqual([]);
     const messageIds = receiver.attempts.map((attempt) => attempt.id);
     expect(messageIds).toHaveLength(ids.length);

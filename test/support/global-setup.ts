@@ -15,6 +15,8 @@ declare module 'vitest' {
     baseUrl: string;
     databaseUrl: string;
     serverLogFile: string;
+    /** The control port of the shared server's test clock (test/support/clock.ts). */
+    clockPort: number;
   }
 }
 
@@ -31,6 +33,7 @@ export default async function setup(project: TestProject) {
   project.provide('baseUrl', server.url);
   project.provide('databaseUrl', database.url);
   project.provide('serverLogFile', logFile);
+  project.provide('clockPort', server.clockPort);
   const observedFile = path.join(os.tmpdir(), `plant-store-${engine}-${process.pid}-observed.jsonl`);
   writeFileSync(observedFile, '');
   project.provide('observedFile', observedFile);

@@ -4,16 +4,22 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
+import { clockAt, type ServerClock } from './clock';
 
 /** The servers' AUTH_SECRET; tests that mint session tokens sign with the same one. */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
 const standaloneServer = path.resolve('.next/standalone/server.js');
+// Lets the test move the server's clock (lib/shared/clock.ts); see test/support/clock.ts.
+const clockControl = path.resolve('test/support/clock-control.mjs');
 
 export type RunningServer = {
   url: string;
   port: number;
   child: ChildProcess;
+  /** The server's clock, which the test moves forward instead of waiting. */
+  clock: ServerClock;
+  clockPort: number;
   /** Everything the server printed so far, stdout and stderr. */
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<void>;
@@ -48,7 +54,7 @@ export async function startServer(options: {
   const url = `http://127.0.0.1:${port}`;
   const script = options.standaloneDir ? path.join(options.standaloneDir, 'server.js') : standaloneServer;
   if (!existsSync(script)) throw new Error('No production build: run `npm run build` first');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), script], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', clockControl, script], {
     env: {
       ...process.env,
       PORT: String(port),
@@ -66,7 +72,8 @@ export async function startServer(options: {
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
+  // Generous by default: a server starting beside other CPU-heavy work (the other suites, a build) is slow to start.
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     try {
@@ -82,10 +89,15 @@ export async function startServer(options: {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 
+  const clockPort = /\[test clock\] control port (\d+)/.exec(output)?.[1];
+  if (!clockPort) throw new Error(`the server did not open its test clock:\n${output}`);
+
   return {
     url,
     port,
     child,
+    clock: clockAt(Number(clockPort)),
+    clockPort: Number(clockPort),
     output: () => output,
     async stop(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);

@@ -6,6 +6,7 @@
 import 'server-only';
 import { db } from '../../db/client';
 import { shortCache } from '../../short-cache';
+import { now as clockNow } from '../../shared/clock';
 import { isRole, type Role } from '../scopes';
 
 export type AccountState = { role: Role; disabled: boolean; sessionVersion: number };
@@ -26,7 +27,7 @@ async function read(userId: string): Promise<AccountState | null> {
 }
 
 /** The account's current state, or null when there is no such account (any more). */
-export function accountState(userId: string, now = Date.now()): Promise<AccountState | null> {
+export function accountState(userId: string, now = clockNow()): Promise<AccountState | null> {
   return cache.get(userId, () => read(userId), now);
 }
 

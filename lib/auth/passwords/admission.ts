@@ -15,6 +15,7 @@ import { addressWindows, secondsLeftIn } from '../../shared/address-windows';
 import { UNKNOWN_ADDRESS } from '../../shared/client-address';
 import { ApiError } from '../../errors';
 import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared/rate-limit-config';
+import { now as clockNow } from '../../shared/clock';
 import { NoSlotError, slots } from '../../slots';
 
 // Hashes that may wait for a slot, per slot: at about 100 ms a hash, a wait of under half a second.
@@ -35,7 +36,7 @@ const UNCOUNTED: PasswordAttempt = { succeeded() {} };
  * Counts one password attempt (a sign-in, a set-password) from `address`, or throws the 429
  * ApiError with Retry-After when the address has made its allowance this minute.
  */
-export function admitPasswordAttempt(address: string | undefined, now = Date.now()): PasswordAttempt {
+export function admitPasswordAttempt(address: string | undefined, now = clockNow()): PasswordAttempt {
   const limit = passwordAttemptsPerMinute();
   if (limit === 0) return UNCOUNTED;
   const window = attempts.of(address ?? UNKNOWN_ADDRESS, now);

@@ -12,6 +12,7 @@ import 'server-only';
 import { engine } from '../../db/engine';
 import { log } from '../../log';
 import { processWide } from '../../process-wide';
+import { now as clockNow } from '../../shared/clock';
 
 const FREE_ATTEMPTS = 5;
 const WINDOW_MS = 15 * 60 * 1000;
@@ -41,7 +42,7 @@ export type LoginClaim = { allowed: true } | { allowed: false; retryAfterSeconds
  * Claims one sign-in attempt for `email`, before its password is checked: allowed (and counted),
  * or refused with the seconds to wait.
  */
-export async function claimLoginAttempt(email: string, now = Date.now()): Promise<LoginClaim> {
+export async function claimLoginAttempt(email: string, now = clockNow()): Promise<LoginClaim> {
   const key = keyOf(email);
   const claimed = await engine().loginThrottle.claim(key, now, now - WINDOW_MS, DELAYS_MS);
   purgeExpiredNowAndThen(now);

@@ -10,6 +10,7 @@ import { recordAudit } from '../../audit/records';
 import type { ChangeContext } from '../../audit/context';
 import { addressBucket, WINDOW_MS } from '../../shared/address-windows';
 import { UNKNOWN_ADDRESS } from '../../shared/client-address';
+import { now as clockNow } from '../../shared/clock';
 import { log } from '../../log';
 import { processWide } from '../../process-wide';
 
@@ -33,7 +34,7 @@ export async function recordFailedSignIn(
   email: string,
   entry: { targetId: string; after?: object },
   context: ChangeContext,
-  now = Date.now(),
+  now = clockNow(),
 ): Promise<void> {
   const start = now - (now % WINDOW_MS);
   let bucket = addressBucket(context.clientAddress ?? UNKNOWN_ADDRESS);

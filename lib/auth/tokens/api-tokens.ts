@@ -12,6 +12,7 @@ import { shortCache } from '../../short-cache';
 import { accountState } from '../accounts/state';
 import { DEFAULT_TOKEN_SCOPES, ROLE_SCOPES, formatScopes, isRole, parseScopes, scopesWithin, type Scope } from '../scopes';
 import { displayPrefix, generateApiToken, hashApiToken } from './format';
+import { currentDate } from '../../shared/clock';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 // Recording every use would turn each read into a write; a minute's precision is plenty.
@@ -167,7 +168,7 @@ export type TokenCheck =
   | { status: 'unknown' | 'expired' | 'revoked' | 'owner_disabled' | 'owner_deleted' };
 
 /** Looks a well-formed token up by its hash and says whether it may be used now, and for what. */
-export async function checkApiToken(token: string, now = new Date()): Promise<TokenCheck> {
+export async function checkApiToken(token: string, now = currentDate()): Promise<TokenCheck> {
   const record = await lookUpToken(hashApiToken(token), now.getTime());
   if (!record) return { status: 'unknown' };
   if (record.revokedAt) return { status: 'revoked' };

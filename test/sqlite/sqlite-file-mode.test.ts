@@ -7,14 +7,13 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { ensureSqliteFile } from '../../lib/db/url';
-import { testEngine } from '../support/database';
 
 const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-mode-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
-describe.runIf(testEngine() === 'sqlite')('SQLite file modes', () => {
+describe('SQLite file modes', () => {
   it('a new database, its WAL and its SHM are created 0600, in a folder only its owner can enter', async () => {
     const file = path.join(folder, 'new', 'plants.db');
     await applyMigrations({ databaseUrl: `file:${file}` });

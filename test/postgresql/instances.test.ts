@@ -1,7 +1,8 @@
 // Two production servers sharing one PostgreSQL database behave as one service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, uniqueId } from '../support/api';
-import { createTestDatabase, testEngine, tokenIn, type TestDatabase } from '../support/database';
+import { startOfWindow } from '../support/clock';
+import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, userIn } from '../support/sign-in';
 
@@ -9,7 +10,7 @@ const LIMIT = 50;
 let database: TestDatabase;
 let servers: RunningServer[] = [];
 
-describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL database', () => {
+describe('two instances on one PostgreSQL database', () => {
   beforeAll(async () => {
     database = await createTestDatabase();
     const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT) };
@@ -66,8 +67,7 @@ describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL d
 
   it(`rate limits count across instances: ${LIMIT} a minute in all, not per instance`, async () => {
     const { token } = await tokenIn(database.url, 'busy');
-    const intoWindow = Date.now() % 60_000;
-    if (intoWindow > 50_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
+    await startOfWindow(...servers.map((server) => server.clock));
     // 30 on each: either instance alone would allow all of its 30.
     const responses = await Promise.all(
       Array.from({ length: 60 }, (_, index) =>

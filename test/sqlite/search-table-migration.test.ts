@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase } from '../../lib/db/temporary-database';
-import { executeOn, testEngine } from '../support/database';
+import { executeOn } from '../support/database';
 import { migrationsBefore } from '../support/migrations';
 
 const MIGRATION = '_search_without_column_sizes';
 
-describe.runIf(testEngine() === 'sqlite')('migrating a SQLite store to the search table without column sizes', () => {
+describe('migrating a SQLite store to the search table without column sizes', () => {
   it('keeps every stored name findable, and drops the counts', async () => {
     // (It throws when no migration has that name.)
     const before = migrationsBefore('sqlite', MIGRATION);

@@ -7,9 +7,8 @@ import { Socket } from 'node:net';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createDirectRoutes } from '../../server/direct-routes.mjs';
-import { testEngine } from '../support/database';
 
-describe.skipIf(testEngine() !== 'sqlite')('a request the direct path cannot turn into a Request', () => {
+describe('a request the direct path cannot turn into a Request', () => {
   it('is answered 400 40004, not 500', async () => {
     const direct = await createDirectRoutes(path.resolve('.next/standalone'), { origin: 'http://127.0.0.1:9' });
     expect('refused' in direct).toBe(false);

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uniqueId } from '../support/api';
-import { testEngine, tokenIn } from '../support/database';
+import { tokenIn } from '../support/database';
 import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
 
 /** The inode of the socket listening on 127.0.0.1:`port`, from /proc/net/tcp. */
@@ -34,7 +34,7 @@ function holdsSocket(pid: number, inode: string): boolean {
 const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-start-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
+describe('npm start', () => {
   it('migrates a new database, serves the API from the same process, and stops on SIGTERM', async () => {
     const databaseUrl = `file:${path.join(folder, 'plants.db')}`;
     const port = await freePort();

@@ -6,7 +6,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteFilePath } from '../../lib/db/url';
 import { expectError, uniqueId } from '../support/api';
-import { createTestDatabase, testEngine, tokenIn } from '../support/database';
+import { createTestDatabase, tokenIn } from '../support/database';
 import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
 
 const cleanups: (() => unknown)[] = [];
@@ -36,7 +36,7 @@ function holdWriteLock(file: string): { release(): void } {
   };
 }
 
-describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked file', () => {
+describe('SQLite plant statements on a locked file', () => {
   it('wait for a lock held elsewhere without stalling other requests, then store the plant', async () => {
     const { server, token, file } = await lockableServer();
     const id = uniqueId();

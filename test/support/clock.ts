@@ -1,0 +1,46 @@
+// Moving a test server's clock forward (lib/shared/clock.ts, through the control port that
+// test/support/clock-control.mjs opens in it), so a test starts a fresh rate-limit window or ages a
+// cache at once, instead of waiting for the wall clock.
+import { inject } from 'vitest';
+
+const WINDOW_MS = 60_000;
+
+export type ServerClock = {
+  /** Moves the server's clock forward by `ms`; answers its offset from the wall clock. */
+  advance(ms: number): Promise<number>;
+};
+
+export function clockAt(port: number): ServerClock {
+  return {
+    async advance(ms) {
+      const response = await fetch(`http://127.0.0.1:${port}/?advance=${ms}`);
+      if (!response.ok) throw new Error(`the test clock refused: ${await response.text()}`);
+      return ((await response.json()) as { offsetMs: number }).offsetMs;
+    },
+  };
+}
+
+/** The clock of the project's shared server (test/support/global-setup.ts). */
+export function sharedServerClock(): ServerClock {
+  return clockAt(inject('clockPort'));
+}
+
+/**
+ * Moves every one of `clocks` to the same time, just after the start of a one-minute window (the
+ * rate limits' windows), so what a test sends next counts in one fresh window on each server.
+ */
+export async function startOfWindow(...clocks: ServerClock[]): Promise<void> {
+  const offsets = await Promise.all(clocks.map((clock) => clock.advance(0)));
+  const latest = Math.max(...offsets);
+  const target = latest + (WINDOW_MS - ((Date.now() + latest) % WINDOW_MS)) + 20;
+  await Promise.all(clocks.map((clock, index) => clock.advance(target - offsets[index])));
+}
+
+/**
+ * Unless `clocks` are more than `marginMs` from the end of their window, moves them all to the
+ * start of the next: what is sent next is counted in one window on every server.
+ */
+export async function awayFromWindowEnd(marginMs: number, ...clocks: ServerClock[]): Promise<void> {
+  const latest = Math.max(...(await Promise.all(clocks.map((clock) => clock.advance(0)))));
+  if ((Date.now() + latest) % WINDOW_MS > WINDOW_MS - marginMs) await startOfWindow(...clocks);
+}
