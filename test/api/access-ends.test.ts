@@ -10,10 +10,10 @@ import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { db } from '../../lib/db/client';
 import { sqliteFilePath } from '../../lib/db/url';
 import { newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
-import { expectError } from '../support/api';
+import { type ApiResponse, expectError, request } from '../support/api';
 import { testEngine } from '../support/database';
 import { ownDatabase } from '../support/own-database';
-import { startServer, requestOn, TEST_AUTH_SECRET, type RunningServer, type ServerResponse } from '../support/server';
+import { startServer, TEST_AUTH_SECRET, type RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
 const database = ownDatabase();
@@ -30,10 +30,10 @@ afterAll(async () => {
   await Promise.all([a, b].map((server) => server?.stop()));
 });
 
-const bearer = (server: RunningServer, token: string) => requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } });
+const bearer = (server: RunningServer, token: string) => request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } });
 /** What the page does with its cookie: trade it for a page token. */
 const tradeCookie = (server: RunningServer, cookie: string) =>
-  requestOn(server, '/api/session-token', { method: 'POST', headers: { cookie, origin: server.url } });
+  request(server, '/api/session-token', { method: 'POST', headers: { cookie, origin: server.url } });
 
 type Member = { account: TestAccount; onA: Browser; cookie: string; pageToken: string; apiToken: string };
 
@@ -57,7 +57,7 @@ async function signedInMember(label: string): Promise<Member> {
  * that is refused with a 401 (checked by `check`), polling: the time it was sent, since on a busy
  * machine the answer's own latency says nothing about when the other instance saw the change.
  */
-async function refusedAfter(since: number, attempt: () => Promise<ServerResponse>, check: (response: ServerResponse) => void): Promise<number> {
+async function refusedAfter(since: number, attempt: () => Promise<ApiResponse>, check: (response: ApiResponse) => void): Promise<number> {
   for (;;) {
     const sentAt = performance.now();
     const response = await attempt();
@@ -134,7 +134,7 @@ describe.each([
     expectError(await bearer(a, member.pageToken), 401, 40104, 'Your sign-in has ended (signed out, or the account changed): sign in again');
     // The cookie as it was before: a copy taken earlier opens no page and mints no page token.
     expect((await tradeCookie(a, member.cookie)).status).toBe(401);
-    const tokensPage = await requestOn(a, '/tokens', { headers: { cookie: member.cookie }, redirect: 'manual' });
+    const tokensPage = await request(a, '/tokens', { headers: { cookie: member.cookie }, redirect: 'manual' });
     expect(tokensPage.status).toBe(307);
 
     const onB = await Promise.all([
@@ -192,7 +192,7 @@ describe('a session', () => {
     const account = await newAccount('staff', 'aged');
     const cookie = await cookieFor(account, Math.floor(Date.now() / 1000) - TWELVE_HOURS - 60);
     expect((await tradeCookie(a, cookie)).status).toBe(401);
-    const session = await requestOn(a, '/api/auth/session', { headers: { cookie } });
+    const session = await request(a, '/api/auth/session', { headers: { cookie } });
     expect(session.body).toEqual({});
   });
 

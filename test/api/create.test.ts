@@ -1,6 +1,6 @@
 import net from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, expectError, newToken, uniqueId } from '../support/api';
+import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 
 let token: string;
 beforeAll(async () => {
@@ -8,7 +8,7 @@ beforeAll(async () => {
 });
 
 const post = (body: string | object, headers?: Record<string, string>) =>
-  api('/plants', { method: 'POST', token, body, headers });
+  request(sharedServer(), '/plants', { method: 'POST', token, body, headers });
 
 describe('POST /plants with a valid NewPlant', () => {
   it('answers 200 with the stored plant as application/json', async () => {
@@ -55,11 +55,11 @@ describe('int64 ids are stored and returned digit for digit', () => {
   for (const id of ['9007199254740993', '9223372036854775807', '-9223372036854775808', '-1', '0']) {
     it(`round-trips ${id}`, async () => {
       // Leftovers from an earlier run of this fixed id would make the create a conflict.
-      await api(`/plants/${id}`, { method: 'DELETE', token });
+      await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token });
       const created = await post(`{"id": ${id}, "name": "Exact ${id}"}`);
       expect(created.status, created.text).toBe(200);
       expect(created.text).toBe(`{"id":${id},"name":"Exact ${id}"}`);
-      const read = await api(`/plants/${id}`, { token });
+      const read = await request(sharedServer(), `/plants/${id}`, { token });
       expect(read.text).toBe(`{"id":${id},"name":"Exact ${id}"}`);
     });
   }
@@ -109,7 +109,7 @@ describe('bad names and tags are refused with 400, naming field and rule', () =>
   ])('refuses a name or tag that is %s', async (_label, body, message) => {
     const identifier = id();
     expectError(await post(body(identifier)), 400, 40002, message);
-    expectError(await api(`/plants/${identifier}`, { token }), 404, 40401);
+    expectError(await request(sharedServer(), `/plants/${identifier}`, { token }), 404, 40401);
   });
 
   it('names every broken field at once', async () => {
@@ -135,7 +135,7 @@ describe('bodies that are not a JSON object', () => {
   });
 
   it('refuses invalid UTF-8', async () => {
-    const response = await fetch(`${baseUrl()}/plants`, {
+    const response = await fetch(`${sharedServer().url}/plants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: Buffer.from([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
@@ -153,7 +153,7 @@ describe('bodies that are not a JSON object', () => {
     const id = uniqueId();
     expectError(await post(`{"id": ${id}, "name": "a", "name": "b"}`), 400, 40001, 'Request body is not valid JSON: Duplicate key "name"');
     expectError(await post(`{"id": ${id}, "name": "a", "n\\u0061me": "a"}`), 400, 40001, 'Request body is not valid JSON: Duplicate key "name"');
-    expect((await api(`/plants/${id}`, { token })).status).toBe(404);
+    expect((await request(sharedServer(), `/plants/${id}`, { token })).status).toBe(404);
   });
 });
 
@@ -165,7 +165,7 @@ describe('media type and size', () => {
     ['a JSON look-alike', 'application/jsonp'],
     ['a non-UTF-8 charset', 'application/json; charset=latin1'],
   ])('answers 415 for %s', async (_label, contentType) => {
-    const response = await fetch(`${baseUrl()}/plants`, {
+    const response = await fetch(`${sharedServer().url}/plants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, ...(contentType ? { 'content-type': contentType } : {}) },
       body: `{"id": ${uniqueId()}, "name": "x"}`,
@@ -184,7 +184,7 @@ describe('media type and size', () => {
     // answering would take all of it. The server may close the socket once it has answered, so
     // write errors after the answer are expected.
     const offered = 64 * 1024 * 1024;
-    const { port, hostname } = new URL(baseUrl());
+    const { port, hostname } = new URL(sharedServer().url);
     const { reply, written } = await new Promise<{ reply: string; written: number }>((resolve, reject) => {
       const socket = net.connect(Number(port), hostname);
       const chunk = Buffer.from(`4000\r\n${' '.repeat(0x4000)}\r\n`);
@@ -230,7 +230,7 @@ describe('other methods', () => {
     ['POST', '/plants/1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
     ['PUT', '/plants/1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
   ])('answer 405 to %s %s with Allow', async (method, path, allow) => {
-    const response = await api(path, { method, token, body: '{}' });
+    const response = await request(sharedServer(), path, { method, token, body: '{}' });
     expectError(response, 405, 40501, new RegExp(`^${method} is not supported here`));
     expect(response.headers.get('allow')).toBe(allow);
   });

@@ -8,7 +8,8 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tokenIn } from '../support/database';
 import { rawExchange, rawRequest, type RawResponse } from '../support/raw-http';
-import { createOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
+import { createOn } from '../support/api';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {

@@ -1,9 +1,9 @@
 // RATE_LIMIT_PER_MINUTE: each caller's requests per one-minute window.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../support/api';
+import { expectError, request } from '../support/api';
 import { startOfWindow } from '../support/clock';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 
 const LIMIT = 5;
 let database: TestDatabase;
@@ -21,7 +21,7 @@ afterAll(async () => {
 /** Windows are whole minutes: a burst starts a fresh one, so it ends in the same one. */
 const awayFromWindowEdge = () => startOfWindow(server.clock);
 
-const list = (token: string) => requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
+const list = (token: string) => request(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
 
 describe('rate limiting', () => {
   it(`allows ${LIMIT} requests a minute per token, then answers 429 with Retry-After; other tokens are unaffected`, async () => {
@@ -47,7 +47,7 @@ describe('rate limiting', () => {
     const { token } = await tokenIn(database.url, 'creator');
     await awayFromWindowEdge();
     for (let index = 0; index < LIMIT; index++) expect((await list(token)).status).toBe(200);
-    const create = await requestOn(server, '/plants', {
+    const create = await request(server, '/plants', {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: '{"id": 424242, "name": "Too many"}',
@@ -58,7 +58,7 @@ describe('rate limiting', () => {
 
   it('counts unauthenticated requests against nobody: a bad token gets 401, not 429', async () => {
     for (let index = 0; index <= LIMIT; index++) {
-      const response = await requestOn(server, '/plants', { headers: { authorization: 'Bearer pst_nope' } });
+      const response = await request(server, '/plants', { headers: { authorization: 'Bearer pst_nope' } });
       expect(response.status).toBe(401);
     }
   });

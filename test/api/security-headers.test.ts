@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newAccount } from '../support/accounts';
-import { baseUrl, newToken } from '../support/api';
+import { newToken, request, sharedServer } from '../support/api';
 import { testEngine } from '../support/database';
 import { startServer, type RunningServer } from '../support/server';
 import { rawExchange, signInOn, type RawAnswer } from '../support/sign-in';
@@ -15,7 +15,7 @@ let session: string;
 
 beforeAll(async () => {
   const { email, password } = await newAccount('staff', 'headers');
-  session = (await signInOn({ url: baseUrl() }, email, password)).session!;
+  session = (await signInOn({ url: sharedServer().url }, email, password)).session!;
 });
 
 /** The pages of this build, from its own manifest, so a new page is walked without being listed here. */
@@ -30,7 +30,7 @@ const NOT_FOUND = ['/no-such-page', '/plants/1/more', '/plantsandmore', '/api/no
 const NEXT_AUTH_PAGES = ['/api/auth/signout', '/api/auth/verify-request'];
 
 async function get(path: string, headers: string[] = []): Promise<RawAnswer> {
-  return rawExchange({ url: baseUrl() }, [`GET ${path} HTTP/1.1`, `Host: ${new URL(baseUrl()).host}`, 'Connection: close', ...headers]);
+  return rawExchange({ url: sharedServer().url }, [`GET ${path} HTTP/1.1`, `Host: ${new URL(sharedServer().url).host}`, 'Connection: close', ...headers]);
 }
 
 const all = (answer: RawAnswer, name: string) => answer.headers.filter(([header]) => header === name).map(([, value]) => value);
@@ -141,8 +141,8 @@ describe('Strict-Transport-Security', () => {
   };
 
   it("is never sent without PUBLIC_URL or TRUST_PROXY, whatever X-Forwarded-Proto the client sends", async () => {
-    expectNoHsts(await answersOf({ url: baseUrl() }));
-    expectNoHsts(await answersOf({ url: baseUrl() }, ['X-Forwarded-Proto: https']));
+    expectNoHsts(await answersOf({ url: sharedServer().url }));
+    expectNoHsts(await answersOf({ url: sharedServer().url }, ['X-Forwarded-Proto: https']));
   });
 
   // Engine-independent: the servers of their own run on SQLite only. PUBLIC_URL http, with a

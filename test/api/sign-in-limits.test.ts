@@ -4,9 +4,9 @@
 // writes "sign-in failed" or "sign-in succeeded". The throttle's store (its claims, expired rows
 // purged) is held to its contract in test/db/contract/auth-stores.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../support/api';
+import { expectError, request } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, passwordChecksIn, postAuth, rawExchange, refusalOf, signInOn, userIn } from '../support/sign-in';
 
 const PASSWORD = 'a long limits passphrase';
@@ -96,7 +96,7 @@ describe('sign-in input is limited before any work', () => {
 
   it('a body over 8 KiB is refused with 413 before it is read', async () => {
     const csrf = await csrfOn(server);
-    const response = await requestOn(server, '/api/auth/callback/credentials', {
+    const response = await request(server, '/api/auth/callback/credentials', {
       method: 'POST',
       headers: { cookie: csrf.cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ csrfToken: csrf.token, email: 'a@example.com', password: 'x'.repeat(9000), json: 'true' }),

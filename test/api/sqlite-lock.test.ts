@@ -5,9 +5,9 @@
 import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { sqliteFilePath } from '../../lib/db/url';
-import { expectError, uniqueId } from '../support/api';
+import { createOn, expectError, request, uniqueId } from '../support/api';
 import { createTestDatabase, testEngine, tokenIn } from '../support/database';
-import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -49,8 +49,8 @@ describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked 
       // would stall the whole process for its 5 s busy timeout: the bound tells the two apart
       // with room for a busy machine.
       const started = Date.now();
-      expect((await requestOn(server, '/api/health')).status).toBe(200);
-      expect((await requestOn(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
+      expect((await request(server, '/api/health')).status).toBe(200);
+      expect((await request(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(404);
       expect(Date.now() - started).toBeLessThan(2000);
     } finally {
       lock.release();
@@ -72,7 +72,7 @@ describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked 
     }
     expectError(response, 503, 50301, 'The database is busy: retry in a moment');
     expect(response.headers.get('retry-after')).toBe('1');
-    const read = await requestOn(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
+    const read = await request(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(read.status).toBe(404);
   }, 15_000);
 });

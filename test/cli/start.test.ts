@@ -5,9 +5,9 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { uniqueId } from '../support/api';
+import { createOn, uniqueId } from '../support/api';
 import { testEngine, tokenIn } from '../support/database';
-import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
+import { freePort, TEST_AUTH_SECRET } from '../support/server';
 
 /** The environment the server process (npm start's child) was started with, from /proc. */
 function serverEnvironment(startPid: number): Record<string, string> {
