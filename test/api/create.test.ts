@@ -1,6 +1,7 @@
-import net from 'node:net';
+import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
+import { rawExchange, requestBytes } from '../support/raw-socket';
 
 let token: string;
 beforeAll(async () => {
@@ -185,31 +186,33 @@ describe('media type and size', () => {
     // write errors after the answer are expected.
     const offered = 64 * 1024 * 1024;
     const { port, hostname } = new URL(sharedServer().url);
-    const { reply, written } = await new Promise<{ reply: string; written: number }>((resolve, reject) => {
-      const socket = net.connect(Number(port), hostname);
-      const chunk = Buffer.from(`4000\r\n${' '.repeat(0x4000)}\r\n`);
-      let written = 0;
-      let reply = '';
+    const chunk = Buffer.from(`4000\r\n${' '.repeat(0x4000)}\r\n`);
+    let written = 0;
+    // Writes while the socket takes them, until the answer comes (the exchange then closes it).
+    const flood = (socket: Socket) => {
       const pump = () => {
-        while (!reply && written < offered && !socket.destroyed) {
+        while (written < offered && !socket.destroyed) {
           written += 0x4000;
           if (!socket.write(chunk)) return void socket.once('drain', pump);
         }
       };
-      socket.on('data', (data) => (reply += data.toString('utf8')));
-      socket.on('error', (error) => (reply ? undefined : reject(error)));
-      socket.on('close', () => resolve({ reply, written }));
-      socket.setTimeout(30_000, () => socket.destroy());
-      socket.write(
-        `POST /plants HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\n` +
-          'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
-      );
       pump();
-    });
-    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
-    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toContain(
-      '{"error":41301,"message":"Request body must be at most 65536 bytes"}',
-    );
+    };
+    const head = requestBytes([
+      'POST /plants HTTP/1.1',
+      `Host: ${hostname}`,
+      `Authorization: Bearer ${token}`,
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+      'Connection: close',
+    ]);
+    const exchange = await rawExchange(Number(port), [
+      { bytes: head, methods: [] },
+      { bytes: flood, methods: ['POST'] },
+    ], { timeoutMs: 30_000 });
+    const [answer] = exchange.responses;
+    expect(answer?.status, exchange.ending).toBe(413);
+    expect(answer.text).toContain('{"error":41301,"message":"Request body must be at most 65536 bytes"}');
     expect(written).toBeLessThan(offered / 4);
   });
 

@@ -28,7 +28,7 @@ import {
   type RequestSpec,
 } from '../support/differential';
 import { generatedRequest, generatedSteps, type GeneratedRequest } from '../support/generated-requests';
-import { chunked, headerValue, rawExchange, type RawExchange, type RawStep } from '../support/raw-socket';
+import { bytesOf, chunked, headerValue, rawExchange, type RawExchange, type RawStep } from '../support/raw-socket';
 import { startServer, type RunningServer } from '../support/server';
 
 // Both servers: limits out of the way of the corpus (the limits' own cases use a third token and
@@ -470,7 +470,7 @@ async function differential(steps: RawStep[], options: { end?: boolean; timeoutM
 }
 
 function report(comparison: Comparison, viaNext: RawExchange, viaDirect: RawExchange, steps: RawStep[]): string {
-  const sent = Buffer.concat(steps.map((step) => step.bytes)).toString('latin1');
+  const sent = bytesOf(steps);
   return [
     `sent: ${JSON.stringify(sent.length > 600 ? `${sent.slice(0, 600)}…(${sent.length} bytes)` : sent)}`,
     `Next (${viaNext.ending}): ${JSON.stringify(comparison.viaNext).slice(0, 1500)}`,
