@@ -57,6 +57,9 @@ async function signedInMember(label: string): Promise<Member> {
  * that is refused with a 401 (checked by `check`), polling: the time it was sent, since on a busy
  * machine the answer's own latency says nothing about when the other instance saw the change.
  */
+/** Paces the probes of a propagation measurement (which has its own deadline). */
+const paceProbes = () => new Promise((resolve) => setTimeout(resolve, 20));
+
 async function refusedAfter(since: number, attempt: () => Promise<ApiResponse>, check: (response: ApiResponse) => void): Promise<number> {
   for (;;) {
     const sentAt = performance.now();
@@ -67,7 +70,7 @@ async function refusedAfter(since: number, attempt: () => Promise<ApiResponse>, 
     }
     expect(response.status).toBe(200);
     if (performance.now() - since > 5000) throw new Error('still accepted after 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await paceProbes();
   }
 }
 
@@ -101,7 +104,7 @@ describe('disabling an account', () => {
       const sentAt = performance.now();
       if ((await bearer(b, member.apiToken)).status === 200) break;
       expect(sentAt - enabledAt).toBeLessThan(1000);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await paceProbes();
     }
     // Sessions stay ended: they were ended, not paused.
     expectError(await bearer(a, member.pageToken), 401, 40104, /sign in again/);

@@ -57,7 +57,7 @@ describe.runIf(testEngine() === 'postgresql')('two instances on one PostgreSQL d
             expectError(response, 401, 40104);
             return performance.now() - revokedAt;
           }
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await new Promise((resolve) => setTimeout(resolve, 20)); // paces the probes of this measurement
         }
       }),
     );

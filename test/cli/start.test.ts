@@ -39,7 +39,7 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
         const healthy = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
         if (healthy) break;
         expect(performance.now() - started, `not healthy in 30 s:\n${output}`).toBeLessThan(30_000);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, 50)); // paces the health poll (its deadline is above)
       }
       console.log(`npm start: healthy after ${Math.round(performance.now() - started)} ms (migrations applied to a new file)`);
 

@@ -99,7 +99,12 @@ describe('token use', () => {
 
   it('takes a token deleted meanwhile as no fault, and makes nothing', async () => {
     await expect(engine().tokenUse.recordUse('tok_gone', new Date(start))).resolves.toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Notes are written in order (on SQLite, at once while the file is free): once a note made
+    // after it is in, the one for the deleted token has run too.
+    const id = `tok_after${Date.now()}`;
+    await db().apiToken.create({ data: { id, name: 'after', prefix: 'pst_aft', hash: `hash-${id}` } });
+    await engine().tokenUse.recordUse(id, new Date(start));
+    await expect.poll(async () => (await db().apiToken.findUniqueOrThrow({ where: { id } })).lastUsedAt).toEqual(new Date(start));
     expect(await db().apiToken.findUnique({ where: { id: 'tok_gone' } })).toBeNull();
   });
 });
