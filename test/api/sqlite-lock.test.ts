@@ -3,25 +3,17 @@
 // server nor fail a create that could simply wait. That they read and write what Prisma does, and
 // the store's own side of a locked file, are in the store contract tests (test/db/contract/plants.test.ts).
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { sqliteFilePath } from '../../lib/db/url';
 import { createOn, expectError, request, uniqueId } from '../support/api';
-import { createTestDatabase, testEngine, tokenIn } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { testEngine, tokenIn } from '../support/database';
+import { test as it, type OwnServer } from '../support/fixtures';
 
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-/** A server on a database of its own, so holding its lock cannot slow other test files. */
-async function lockableServer(): Promise<{ server: RunningServer; token: string; file: string }> {
-  const database = await createTestDatabase();
-  cleanups.push(database.remove);
-  const { token } = await tokenIn(database.url, 'lock');
-  const server = await startServer({ databaseUrl: database.url });
-  cleanups.push(() => server.stop('SIGKILL'));
-  return { server, token, file: sqliteFilePath(database.url) };
+/** A server on a database of its own (so holding its lock cannot slow other test files), a token, and its file. */
+async function lockableServer(startOwnServer: () => Promise<OwnServer>) {
+  const server = await startOwnServer();
+  const { token } = await tokenIn(server.database.url, 'lock');
+  return { server, token, file: sqliteFilePath(server.database.url) };
 }
 
 /** Takes the write lock from another connection, as a migration or a long transaction would. */
@@ -37,8 +29,8 @@ function holdWriteLock(file: string): { release(): void } {
 }
 
 describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked file', () => {
-  it('wait for a lock held elsewhere without stalling other requests, then store the plant', async () => {
-    const { server, token, file } = await lockableServer();
+  it('wait for a lock held elsewhere without stalling other requests, then store the plant', async ({ startOwnServer }) => {
+    const { server, token, file } = await lockableServer(startOwnServer);
     const id = uniqueId();
     const lock = holdWriteLock(file);
     let created: Promise<Awaited<ReturnType<typeof createOn>>>;
@@ -64,8 +56,8 @@ describe.skipIf(testEngine() !== 'sqlite')('SQLite plant statements on a locked 
     expect(response.text).toBe(`{"id":${id},"name":"Patient"}`);
   });
 
-  it('answer 503 with Retry-After when the lock is held for more than 5 s, and store nothing', async () => {
-    const { server, token, file } = await lockableServer();
+  it('answer 503 with Retry-After when the lock is held for more than 5 s, and store nothing', async ({ startOwnServer }) => {
+    const { server, token, file } = await lockableServer(startOwnServer);
     const id = uniqueId();
     const lock = holdWriteLock(file);
     let response;
