@@ -11,11 +11,11 @@ import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { newAccount, type Browser, type TestAccount } from '../support/accounts';
 import { uniqueId } from '../support/api';
-import { useOwnDatabase } from '../support/fixtures';
+import { processOnOwnDatabase } from '../support/fixtures';
 import { startServer, type RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
-const database = useOwnDatabase();
+const database = processOnOwnDatabase();
 let server: RunningServer;
 let token: string;
 let plantId: bigint;

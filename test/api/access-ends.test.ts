@@ -12,11 +12,11 @@ import { sqliteFilePath } from '../../lib/db/url';
 import { newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
 import { type ApiResponse, expectError, request } from '../support/api';
 import { testEngine } from '../support/database';
-import { useOwnDatabase } from '../support/fixtures';
+import { processOnOwnDatabase } from '../support/fixtures';
 import { startServer, TEST_AUTH_SECRET, type RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
-const database = useOwnDatabase();
+const database = processOnOwnDatabase();
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 let a: RunningServer;
 let b: RunningServer;

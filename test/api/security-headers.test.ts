@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newAccount } from '../support/accounts';
-import { newToken, request, sharedServer } from '../support/api';
+import { newToken, sharedServer } from '../support/api';
 import { testEngine } from '../support/database';
 import { startServer, type RunningServer } from '../support/server';
 import { rawAnswer, requestBytes, type RawResponse } from '../support/raw-socket';

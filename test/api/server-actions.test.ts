@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
-import { request, sharedServer } from '../support/api';
+import { sharedServer } from '../support/api';
 import { actionId, callAction, form, serverActions, type ActionAnswer } from '../support/server-actions';
 
 const serverLog = () => readFileSync(inject('serverLogFile'), 'utf8');

@@ -4,7 +4,7 @@
 // `Location: /<TAB>/evil.example`, which a browser reads as //evil.example.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/accounts';
-import { request, sharedServer } from '../support/api';
+import { sharedServer } from '../support/api';
 import { csrfOn, postAuth, signInOn } from '../support/sign-in';
 
 let email: string;

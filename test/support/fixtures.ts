@@ -8,7 +8,7 @@
 //   startOwnServer    starts servers of the test's own, each with its own settings and (unless
 //                     given one) its own database; all stopped and removed after the test
 //
-// useOwnDatabase() is for files whose rules depend on every row there is (the first account, the
+// processOnOwnDatabase() is for files whose rules depend on every row there is (the first account, the
 // last admin): it also points this process's lib/db at a database of the file's own.
 import { afterAll, beforeAll, test as base } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
@@ -59,7 +59,7 @@ export const withServerEnv = (env: Record<string, string>) => test.extend('ownSe
  * that depend on every account there is (the first account, the last admin), and for servers of
  * the file's own. The shared database is untouched.
  */
-export function useOwnDatabase(): { readonly url: string; execute(sql: string): Promise<unknown[]> } {
+export function processOnOwnDatabase(): { readonly url: string; execute(sql: string): Promise<unknown[]> } {
   let database: TestDatabase | undefined;
   const shared = process.env.DATABASE_URL;
   beforeAll(async () => {

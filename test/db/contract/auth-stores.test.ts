@@ -6,9 +6,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { claimLoginAttempt } from '../../../lib/auth/passwords/login-throttle';
 import { db, type Transaction } from '../../../lib/db/client';
 import { engine } from '../../../lib/db/engine';
-import { useOwnDatabase } from '../../support/fixtures';
+import { processOnOwnDatabase } from '../../support/fixtures';
 
-const database = useOwnDatabase();
+const database = processOnOwnDatabase();
 
 const MINUTE = 60_000;
 // A moment of its own, far from the clock, so nothing else in the process shares its windows.

@@ -16,10 +16,10 @@ import { recordedChange } from '../../../lib/plants/service';
 import { foldForSearch } from '../../../lib/shared/fold';
 import { uniqueId } from '../../support/api';
 import { testEngine } from '../../support/database';
-import { useOwnDatabase } from '../../support/fixtures';
+import { processOnOwnDatabase } from '../../support/fixtures';
 import { SEARCH_NAMES } from '../../support/search-names';
 
-const database = useOwnDatabase();
+const database = processOnOwnDatabase();
 
 const store = () => engine().plants;
 const INT64_MAX = 9223372036854775807n;
