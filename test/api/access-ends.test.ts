@@ -10,13 +10,13 @@ import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { db } from '../../lib/db/client';
 import { sqliteFilePath } from '../../lib/db/url';
 import { newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
-import { expectError } from '../support/api';
+import { type ApiResponse, expectError, request } from '../support/api';
 import { testEngine } from '../support/database';
-import { ownDatabase } from '../support/own-database';
-import { startServer, requestOn, TEST_AUTH_SECRET, type RunningServer, type ServerResponse } from '../support/server';
+import { processOnOwnDatabase } from '../support/fixtures';
+import { startServer, TEST_AUTH_SECRET, type RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
-const database = ownDatabase();
+const database = processOnOwnDatabase();
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 let a: RunningServer;
 let b: RunningServer;
@@ -30,10 +30,10 @@ afterAll(async () => {
   await Promise.all([a, b].map((server) => server?.stop()));
 });
 
-const bearer = (server: RunningServer, token: string) => requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } });
+const bearer = (server: RunningServer, token: string) => request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } });
 /** What the page does with its cookie: trade it for a page token. */
 const tradeCookie = (server: RunningServer, cookie: string) =>
-  requestOn(server, '/api/session-token', { method: 'POST', headers: { cookie, origin: server.url } });
+  request(server, '/api/session-token', { method: 'POST', headers: { cookie, origin: server.url } });
 
 type Member = { account: TestAccount; onA: Browser; cookie: string; pageToken: string; apiToken: string };
 
@@ -57,7 +57,10 @@ async function signedInMember(label: string): Promise<Member> {
  * that is refused with a 401 (checked by `check`), polling: the time it was sent, since on a busy
  * machine the answer's own latency says nothing about when the other instance saw the change.
  */
-async function refusedAfter(since: number, attempt: () => Promise<ServerResponse>, check: (response: ServerResponse) => void): Promise<number> {
+/** Paces the probes of a propagation measurement (which has its own deadline). */
+const paceProbes = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+async function refusedAfter(since: number, attempt: () => Promise<ApiResponse>, check: (response: ApiResponse) => void): Promise<number> {
   for (;;) {
     const sentAt = performance.now();
     const response = await attempt();
@@ -67,7 +70,7 @@ async function refusedAfter(since: number, attempt: () => Promise<ServerResponse
     }
     expect(response.status).toBe(200);
     if (performance.now() - since > 5000) throw new Error('still accepted after 5 s');
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await paceProbes();
   }
 }
 
@@ -101,7 +104,7 @@ describe('disabling an account', () => {
       const sentAt = performance.now();
       if ((await bearer(b, member.apiToken)).status === 200) break;
       expect(sentAt - enabledAt).toBeLessThan(1000);
-      await new Promise((resolve) => setTimeout(resolve, 20));
+      await paceProbes();
     }
     // Sessions stay ended: they were ended, not paused.
     expectError(await bearer(a, member.pageToken), 401, 40104, /sign in again/);
@@ -134,7 +137,7 @@ describe.each([
     expectError(await bearer(a, member.pageToken), 401, 40104, 'Your sign-in has ended (signed out, or the account changed): sign in again');
     // The cookie as it was before: a copy taken earlier opens no page and mints no page token.
     expect((await tradeCookie(a, member.cookie)).status).toBe(401);
-    const tokensPage = await requestOn(a, '/tokens', { headers: { cookie: member.cookie }, redirect: 'manual' });
+    const tokensPage = await request(a, '/tokens', { headers: { cookie: member.cookie }, redirect: 'manual' });
     expect(tokensPage.status).toBe(307);
 
     const onB = await Promise.all([
@@ -192,7 +195,7 @@ describe('a session', () => {
     const account = await newAccount('staff', 'aged');
     const cookie = await cookieFor(account, Math.floor(Date.now() / 1000) - TWELVE_HOURS - 60);
     expect((await tradeCookie(a, cookie)).status).toBe(401);
-    const session = await requestOn(a, '/api/auth/session', { headers: { cookie } });
+    const session = await request(a, '/api/auth/session', { headers: { cookie } });
     expect(session.body).toEqual({});
   });
 

@@ -10,9 +10,9 @@ import { inspectPasswordLink, PasswordLinkError, setPasswordWithLink } from '../
 import { passwordProblem, PasswordRuleError } from '../../lib/auth/passwords/policy';
 import { createUser } from '../../lib/auth/accounts/directory';
 import { db } from '../../lib/db/client';
-import { ownDatabase } from '../support/own-database';
+import { processOnOwnDatabase } from '../support/fixtures';
 
-ownDatabase();
+processOnOwnDatabase();
 
 const GOOD_PASSWORD = 'moss grows on the north side';
 let counter = 0;

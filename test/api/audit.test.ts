@@ -8,7 +8,7 @@ import { createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens
 import { issueSessionToken } from '../../lib/auth/tokens/session-token';
 import { db } from '../../lib/db/client';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
-import { api, baseUrl, expectError, uniqueId } from '../support/api';
+import { expectError, request, sharedServer, uniqueId } from '../support/api';
 import { callAction, form } from '../support/server-actions';
 
 type AuditRecord = {
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 
 async function records(query = ''): Promise<AuditRecord[]> {
-  const response = await api(`/audit-events${query}`, { token: reader });
+  const response = await request(sharedServer(), `/audit-events${query}`, { token: reader });
   expect(response.status, response.text).toBe(200);
   return response.body as AuditRecord[];
 }
@@ -47,7 +47,7 @@ async function historyOf(target: string): Promise<AuditRecord[]> {
 describe('changes made with an API token', () => {
   it('record the token (id and name), the request id, the target, and the plant as the API writes it', async () => {
     const id = uniqueId();
-    const created = await api('/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Recorded", "tag": "fern"}` });
+    const created = await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Recorded", "tag": "fern"}` });
     expect(created.status).toBe(200);
     const [record] = await historyOf(`plant:${id}`);
     expect(record).toMatchObject({
@@ -60,27 +60,27 @@ describe('changes made with an API token', () => {
     expect(record).not.toHaveProperty('before');
     expect(Date.now() - Date.parse(record.time)).toBeLessThan(60_000);
     // The id digit for digit, as in the API's own answer.
-    const raw = (await api(`/audit-events?target=plant:${id}`, { token: reader })).text;
+    const raw = (await request(sharedServer(), `/audit-events?target=plant:${id}`, { token: reader })).text;
     expect(raw).toContain(`"after":${created.text}`);
   });
 
   it('record a delete with the plant as it was, and keep the plant\'s records after it is gone', async () => {
     const id = uniqueId();
-    await api('/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Gone soon"}` });
-    const deleted = await api(`/plants/${id}`, { method: 'DELETE', token: writer.token });
+    await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Gone soon"}` });
+    const deleted = await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token: writer.token });
     expect(deleted.status).toBe(204);
     const history = await historyOf(`plant:${id}`);
     expect(history.map((record) => record.action)).toEqual(['plant.deleted', 'plant.created']);
     expect(history[0]).toMatchObject({ before: { name: 'Gone soon' }, requestId: deleted.headers.get('x-request-id') });
-    expect((await api(`/audit-events?target=plant:${id}`, { token: reader })).text).toContain(`"before":{"id":${id},"name":"Gone soon"}`);
+    expect((await request(sharedServer(), `/audit-events?target=plant:${id}`, { token: reader })).text).toContain(`"before":{"id":${id},"name":"Gone soon"}`);
     expect(history[0]).not.toHaveProperty('after');
   });
 
   it('record an update with the plant before and after, and nothing for one that changes nothing or fails its If-Match', async () => {
     const id = uniqueId();
-    const created = await api('/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Old name", "tag": "old"}` });
+    const created = await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Old name", "tag": "old"}` });
     const patch = (body: string, headers: Record<string, string> = {}) =>
-      api(`/plants/${id}`, { method: 'PATCH', token: writer.token, body, headers: { 'content-type': 'application/merge-patch+json', ...headers } });
+      request(sharedServer(), `/plants/${id}`, { method: 'PATCH', token: writer.token, body, headers: { 'content-type': 'application/merge-patch+json', ...headers } });
     const patched = await patch('{"name": "New name", "tag": null}', { 'if-match': created.headers.get('etag')! });
     expect(patched.status).toBe(200);
     expect((await patch('{"name": "New name"}')).status).toBe(200);
@@ -88,16 +88,16 @@ describe('changes made with an API token', () => {
     const history = await historyOf(`plant:${id}`);
     expect(history.map((record) => record.action)).toEqual(['plant.updated', 'plant.created']);
     expect(history[0]).toMatchObject({ actor: { type: 'token', id: writer.id }, requestId: patched.headers.get('x-request-id') });
-    const raw = (await api(`/audit-events?target=plant:${id}&action=plant.updated`, { token: reader })).text;
+    const raw = (await request(sharedServer(), `/audit-events?target=plant:${id}&action=plant.updated`, { token: reader })).text;
     expect(raw).toContain(`"before":{"id":${id},"name":"Old name","tag":"old"},"after":{"id":${id},"name":"New name"}`);
   });
 
   it('record each plant a batch stores, with the batch\'s request id, and none of its replays and refusals', async () => {
     const existing = uniqueId();
-    await api('/plants', { method: 'POST', token: writer.token, body: `{"id": ${existing}, "name": "Kept"}` });
+    await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body: `{"id": ${existing}, "name": "Kept"}` });
     const [a, b] = [uniqueId(), uniqueId()];
     const body = `[{"id": ${a}, "name": "Batch A"}, {"id": ${existing}, "name": "Kept"}, {"id": ${existing}, "name": "Other"}, {"id": ${b}, "name": "Batch B"}]`;
-    const answer = await api('/plants/batch', { method: 'POST', token: writer.token, body });
+    const answer = await request(sharedServer(), '/plants/batch', { method: 'POST', token: writer.token, body });
     expect(answer.status).toBe(200);
     for (const id of [a, b]) {
       const [record] = await historyOf(`plant:${id}`);
@@ -109,10 +109,10 @@ describe('changes made with an API token', () => {
   it('record nothing for an idempotent replay, a conflict or a refused request', async () => {
     const id = uniqueId();
     const body = `{"id": ${id}, "name": "Once"}`;
-    await api('/plants', { method: 'POST', token: writer.token, body });
-    expect((await api('/plants', { method: 'POST', token: writer.token, body })).headers.get('idempotent-replayed')).toBe('true');
-    expect((await api('/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Twice"}` })).status).toBe(409);
-    expect((await api(`/plants/${uniqueId()}`, { method: 'DELETE', token: writer.token })).status).toBe(404);
+    await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body });
+    expect((await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body })).headers.get('idempotent-replayed')).toBe('true');
+    expect((await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body: `{"id": ${id}, "name": "Twice"}` })).status).toBe(409);
+    expect((await request(sharedServer(), `/plants/${uniqueId()}`, { method: 'DELETE', token: writer.token })).status).toBe(404);
     expect((await historyOf(`plant:${id}`)).map((record) => record.action)).toEqual(['plant.created']);
   });
 });
@@ -122,7 +122,7 @@ describe('changes made from the staff page', () => {
     const { sessionVersion } = await db().user.findUniqueOrThrow({ where: { id: admin.id }, select: { sessionVersion: true } });
     const { token } = await issueSessionToken({ id: admin.id, role: 'admin', sessionVersion });
     const id = uniqueId();
-    const created = await api('/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "From the page"}` });
+    const created = await request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "From the page"}` });
     expect(created.status).toBe(200);
     const [record] = await historyOf(`plant:${id}`);
     expect(record).toMatchObject({ action: 'plant.created', actor: { type: 'staff', id: admin.id, name: admin.email } });
@@ -142,10 +142,10 @@ describe('changes made from the staff page', () => {
 
   it('record sign-ins and failed sign-ins', async () => {
     const signInOnce = async (email: string, password: string) => {
-      const csrf = await fetch(`${baseUrl()}/api/auth/csrf`);
+      const csrf = await fetch(`${sharedServer().url}/api/auth/csrf`);
       const cookie = csrf.headers.getSetCookie().map((text) => text.split(';')[0]).join('; ');
       const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-      const answer = await fetch(`${baseUrl()}/api/auth/callback/credentials`, {
+      const answer = await fetch(`${sharedServer().url}/api/auth/callback/credentials`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
         body: new URLSearchParams({ csrfToken, email, password, json: 'true' }),
@@ -170,7 +170,7 @@ describe('changes made from the staff page', () => {
 
 describe('staff account changes, made through the pages\' server actions', () => {
   it('record the admin who made each, and the member for what they do themselves', async () => {
-    const asAdmin = await signIn(baseUrl(), admin);
+    const asAdmin = await signIn(sharedServer().url, admin);
     const email = `audited-member-${Date.now()}@example.com`;
     const requestId = `staff-page-${Date.now()}`;
     const added = await callAction(asAdmin, '/staff', 'addStaffMemberAction', { kind: 'idle' }, form({ email, role: 'staff' }));
@@ -183,8 +183,8 @@ describe('staff account changes, made through the pages\' server actions', () =>
     const reset = (await callAction(asAdmin, '/staff', 'resetPasswordAction', id)).value as { linkPath: string };
     const secret = reset.linkPath.split('#')[1];
     const password = 'the member chose this passphrase';
-    expect((await callAction(browser(baseUrl()), '/set-password', 'setPasswordAction', secret, password)).value).toEqual({ ok: true, email });
-    const asMember = await signIn(baseUrl(), { email, password });
+    expect((await callAction(browser(sharedServer().url), '/set-password', 'setPasswordAction', secret, password)).value).toEqual({ ok: true, email });
+    const asMember = await signIn(sharedServer().url, { email, password });
     expect((await callAction(asMember, '/account', 'signOutEverywhereAction')).value).toEqual({ ok: true });
 
     const byAdmin = { type: 'staff', id: admin.id, name: admin.email };
@@ -213,7 +213,7 @@ describe('staff account changes, made through the pages\' server actions', () =>
   });
 
   it('record a refused change nowhere', async () => {
-    const asAdmin = await signIn(baseUrl(), admin);
+    const asAdmin = await signIn(sharedServer().url, admin);
     const before = (await records('?limit=1'))[0].id;
     expect((await callAction(asAdmin, '/staff', 'enableAccountAction', admin.id)).value).toEqual({ ok: false, message: 'That account is not disabled.' });
     expect((await records('?limit=1'))[0].id).toBe(before);
@@ -223,16 +223,16 @@ describe('staff account changes, made through the pages\' server actions', () =>
 describe('GET /audit-events', () => {
   it('answers newest first, paged like /plants', async () => {
     for (let index = 0; index < 3; index++) {
-      await api('/plants', { method: 'POST', token: writer.token, body: `{"id": ${uniqueId()}, "name": "Paged ${index}"}` });
+      await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body: `{"id": ${uniqueId()}, "name": "Paged ${index}"}` });
     }
-    const first = await api('/audit-events?limit=2', { token: reader });
+    const first = await request(sharedServer(), '/audit-events?limit=2', { token: reader });
     expect(first.status).toBe(200);
     const page = first.body as AuditRecord[];
     expect(page).toHaveLength(2);
     expect(page[0].id).toBeGreaterThan(page[1].id);
     const cursor = first.headers.get('next-cursor')!;
     expect(first.headers.get('link')).toBe(`</audit-events?limit=2&cursor=${cursor}>; rel="next"`);
-    const second = (await api(`/audit-events?limit=2&cursor=${cursor}`, { token: reader })).body as AuditRecord[];
+    const second = (await request(sharedServer(), `/audit-events?limit=2&cursor=${cursor}`, { token: reader })).body as AuditRecord[];
     expect(second[0].id).toBeLessThan(page[1].id);
   });
 
@@ -255,15 +255,15 @@ describe('GET /audit-events', () => {
     ['?target=plant', 'target: must be a target as the records name it'],
     [`?actor=${'x'.repeat(300)}`, 'actor: must be at most 254 characters'],
   ])('refuses %s with 400 40003', async (query, message) => {
-    expectError(await api(`/audit-events${query}`, { token: reader }), 400, 40003, message);
+    expectError(await request(sharedServer(), `/audit-events${query}`, { token: reader }), 400, 40003, message);
   });
 
   it('needs a bearer token with audit:read, and takes only GET', async () => {
-    expectError(await api('/audit-events'), 401, 40101);
-    const refused = await api('/audit-events', { token: writer.token });
+    expectError(await request(sharedServer(), '/audit-events'), 401, 40101);
+    const refused = await request(sharedServer(), '/audit-events', { token: writer.token });
     expectError(refused, 403, 40301);
     expect(refused.headers.get('www-authenticate')).toContain('scope="audit:read"');
-    const posted = await api('/audit-events', { method: 'POST', token: reader, body: '{}' });
+    const posted = await request(sharedServer(), '/audit-events', { method: 'POST', token: reader, body: '{}' });
     expectError(posted, 405, 40501);
     expect(posted.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
@@ -271,7 +271,7 @@ describe('GET /audit-events', () => {
 
 describe('the published document', () => {
   it('has GET /audit-events and the AuditEvent schema', async () => {
-    const document = (await api('/openapi.json')).body as {
+    const document = (await request(sharedServer(), '/openapi.json')).body as {
       paths: Record<string, Record<string, { operationId: string; responses: object; security: unknown }>>;
       components: { schemas: Record<string, unknown> };
     };

@@ -4,11 +4,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { issueSessionToken } from '../../lib/auth/tokens/session-token';
 import { generateApiToken } from '../../lib/auth/tokens/format';
-import { expectError } from '../support/api';
+import { expectError, request } from '../support/api';
 import { TOKEN_CACHE_TTL_MS } from '../../lib/auth/tokens/api-tokens';
 import { startOfWindow } from '../support/clock';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { userIn } from '../support/sign-in';
 
 const LIMIT = 20;
@@ -37,7 +37,7 @@ async function pageAccount() {
 const freshAddress = () => `203.0.113.${nextAddress++}`;
 
 const list = (address: string, token: string) =>
-  requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `198.51.100.9, ${address}` } });
+  request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}`, 'x-forwarded-for': `198.51.100.9, ${address}` } });
 
 /** Windows are whole minutes: a test starts a fresh one, so it ends in the same one. */
 const awayFromWindowEdge = () => startOfWindow(server.clock);
@@ -119,19 +119,19 @@ describe('Cache-Control', () => {
     const { token } = await tokenIn(database.url, 'cache');
     const headers = { authorization: `Bearer ${token}`, 'x-forwarded-for': freshAddress() };
     const answers = [
-      await requestOn(server, '/plants', { headers }),
-      await requestOn(server, '/plants/1', { headers }),
-      await requestOn(server, '/plants', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"id": 7, "name": "Cached?"}' }),
-      await requestOn(server, '/plants/7', { method: 'DELETE', headers }),
-      await requestOn(server, '/plants', { headers: { 'x-forwarded-for': freshAddress() } }),
-      await requestOn(server, '/plants', { method: 'PUT', headers }),
+      await request(server, '/plants', { headers }),
+      await request(server, '/plants/1', { headers }),
+      await request(server, '/plants', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: '{"id": 7, "name": "Cached?"}' }),
+      await request(server, '/plants/7', { method: 'DELETE', headers }),
+      await request(server, '/plants', { headers: { 'x-forwarded-for': freshAddress() } }),
+      await request(server, '/plants', { method: 'PUT', headers }),
     ];
     expect(answers.map((answer) => answer.status)).toEqual([200, 404, 200, 204, 401, 405]);
     for (const answer of answers) expect(answer.headers.get('cache-control')).toBe('no-store');
   });
 
   it('is explicit on the public answers: the health check is never stored, the OpenAPI document for five minutes', async () => {
-    expect((await requestOn(server, '/api/health')).headers.get('cache-control')).toBe('no-store');
-    expect((await requestOn(server, '/openapi.json')).headers.get('cache-control')).toBe('public, max-age=300');
+    expect((await request(server, '/api/health')).headers.get('cache-control')).toBe('no-store');
+    expect((await request(server, '/openapi.json')).headers.get('cache-control')).toBe('public, max-age=300');
   });
 });

@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact } from '../../lib/shared/json';
 import { BATCH_CHUNK_SIZE } from '../../lib/plants/batch';
-import { api, expectError, newToken, uniqueId } from '../support/api';
+import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 
 let token: string;
 beforeAll(async () => {
@@ -12,7 +12,7 @@ beforeAll(async () => {
 type Result = { index: number; status: number; created?: boolean; plant?: { id: bigint; name: string; tag?: string }; error?: { error: number; message: string } };
 
 async function batch(body: string): Promise<Result[]> {
-  const response = await api('/plants/batch', { method: 'POST', token, body });
+  const response = await request(sharedServer(), '/plants/batch', { method: 'POST', token, body });
   expect(response.status, response.text).toBe(200);
   expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   // Exact ids; the small numbers (index, status, error code) as numbers.
@@ -25,7 +25,7 @@ async function batch(body: string): Promise<Result[]> {
   });
 }
 
-const read = async (id: bigint) => (await api(`/plants/${id}`, { token })).text;
+const read = async (id: bigint) => (await request(sharedServer(), `/plants/${id}`, { token })).text;
 
 describe('POST /plants/batch', () => {
   it('creates every good item, exactly, answering one result per item in order', async () => {
@@ -43,7 +43,7 @@ describe('POST /plants/batch', () => {
 
   it('answers a retry with created: false, and another name for a taken id with 409, as POST /plants does', async () => {
     const id = uniqueId();
-    expect((await api('/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "Stored"}` })).status).toBe(200);
+    expect((await request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "Stored"}` })).status).toBe(200);
     const results = await batch(`[{"id": ${id}, "name": "Stored"}, {"id": ${id}, "name": "Intruder"}]`);
     expect(results[0]).toEqual({ index: 0, status: 200, created: false, plant: { id, name: 'Stored' } });
     expect(results[1]).toEqual({
@@ -113,14 +113,14 @@ describe('POST /plants/batch', () => {
     const id = uniqueId();
     const items = Array.from({ length: 1001 }, () => `{"id": ${uniqueId()}, "name": "Over"}`);
     items[0] = `{"id": ${id}, "name": "Over"}`;
-    const response = await api('/plants/batch', { method: 'POST', token, body: `[${items.join(',')}]` });
+    const response = await request(sharedServer(), '/plants/batch', { method: 'POST', token, body: `[${items.join(',')}]` });
     expectError(response, 413, 41302, 'A batch may hold at most 1000 plants, not 1001: split it');
-    expect((await api(`/plants/${id}`, { token })).status).toBe(404);
+    expect((await request(sharedServer(), `/plants/${id}`, { token })).status).toBe(404);
   });
 
   it('refuses a body over 2 MiB with 413', async () => {
     const body = `[{"id": 1, "name": "x", "padding": "${'p'.repeat(2 * 1024 * 1024)}"}]`;
-    expectError(await api('/plants/batch', { method: 'POST', token, body }), 413, 41301, 'Request body must be at most 2097152 bytes');
+    expectError(await request(sharedServer(), '/plants/batch', { method: 'POST', token, body }), 413, 41301, 'Request body must be at most 2097152 bytes');
   });
 
   it.each([
@@ -130,13 +130,13 @@ describe('POST /plants/batch', () => {
     ['empty', '', 40001, 'Request body is empty: send a JSON array'],
     ['malformed', '[{"id": 1,', 40001, /^Request body is not valid JSON/],
   ])('refuses a body that is %s as a whole with 400', async (_label, body, code, message) => {
-    expectError(await api('/plants/batch', { method: 'POST', token, body }), 400, code, message);
+    expectError(await request(sharedServer(), '/plants/batch', { method: 'POST', token, body }), 400, code, message);
   });
 
   it('wants application/json, a token, and POST', async () => {
-    expectError(await api('/plants/batch', { method: 'POST', token, body: '[]', headers: { 'content-type': 'text/csv' } }), 415, 41501);
-    expectError(await api('/plants/batch', { method: 'POST', body: '[]' }), 401, 40101);
-    const get = await api('/plants/batch', { token });
+    expectError(await request(sharedServer(), '/plants/batch', { method: 'POST', token, body: '[]', headers: { 'content-type': 'text/csv' } }), 415, 41501);
+    expectError(await request(sharedServer(), '/plants/batch', { method: 'POST', body: '[]' }), 401, 40101);
+    const get = await request(sharedServer(), '/plants/batch', { token });
     expectError(get, 405, 40501);
     expect(get.headers.get('allow')).toBe('POST, OPTIONS');
   });

@@ -1,6 +1,6 @@
 // PATCH /plants/{id} (JSON Merge Patch), ETags, and If-Match on PATCH and DELETE: no lost updates.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, newToken, uniqueId, type ApiResponse } from '../support/api';
+import { type ApiResponse, expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 
 let token: string;
 beforeAll(async () => {
@@ -12,14 +12,14 @@ const ETAG = /^"[A-Za-z0-9_-]{22}"$/;
 
 async function plant(body: string): Promise<{ id: bigint; etag: string }> {
   const id = uniqueId();
-  const response = await api('/plants', { method: 'POST', token, body: `{"id": ${id}, ${body}}` });
+  const response = await request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, ${body}}` });
   expect(response.status, response.text).toBe(200);
   return { id, etag: response.headers.get('etag')! };
 }
 
 const patch = (id: bigint, body: string, headers: Record<string, string> = {}) =>
-  api(`/plants/${id}`, { method: 'PATCH', token, body, headers: { ...MERGE_PATCH, ...headers } });
-const read = (id: bigint, headers?: Record<string, string>) => api(`/plants/${id}`, { token, headers });
+  request(sharedServer(), `/plants/${id}`, { method: 'PATCH', token, body, headers: { ...MERGE_PATCH, ...headers } });
+const read = (id: bigint, headers?: Record<string, string>) => request(sharedServer(), `/plants/${id}`, { token, headers });
 const etagOf = (response: ApiResponse) => response.headers.get('etag');
 
 describe('ETag', () => {
@@ -27,7 +27,7 @@ describe('ETag', () => {
     const { id, etag } = await plant('"name": "Fern", "tag": "fern"');
     expect(etag).toMatch(ETAG);
     expect(etagOf(await read(id))).toBe(etag);
-    const replay = await api('/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "Fern", "tag": "fern"}` });
+    const replay = await request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "Fern", "tag": "fern"}` });
     expect(etagOf(replay)).toBe(etag);
 
     const changed = await patch(id, '{"name": "Boston fern"}');
@@ -77,8 +77,8 @@ describe('PATCH /plants/{id}', () => {
     const marker = `zq${uniqueId()}`;
     const { id } = await plant(`"name": "Before ${marker}"`);
     await patch(id, `{"name": "After ${marker}"}`);
-    expect((await api(`/plants?q=before ${marker}`, { token })).text).toBe('[]');
-    expect((await api(`/plants?q=AFTER ${marker}`, { token })).text).toBe(`[{"id":${id},"name":"After ${marker}"}]`);
+    expect((await request(sharedServer(), `/plants?q=before ${marker}`, { token })).text).toBe('[]');
+    expect((await request(sharedServer(), `/plants?q=AFTER ${marker}`, { token })).text).toBe(`[{"id":${id},"name":"After ${marker}"}]`);
   });
 
   it.each([
@@ -115,7 +115,7 @@ describe('PATCH /plants/{id}', () => {
   it('answers 404 for a plant that does not exist, and 400 for a malformed id', async () => {
     expectError(await patch(uniqueId(), '{"name": "Ghost"}'), 404, 40401, /^No plant has id \d+$/);
     expectError(await patch(uniqueId(), '{"name": "Ghost"}', { 'if-match': '"abc"' }), 404, 40401);
-    expectError(await api('/plants/abc', { method: 'PATCH', token, body: '{}', headers: MERGE_PATCH }), 400, 40003);
+    expectError(await request(sharedServer(), '/plants/abc', { method: 'PATCH', token, body: '{}', headers: MERGE_PATCH }), 400, 40003);
   });
 });
 
@@ -139,17 +139,17 @@ describe('If-Match', () => {
   it('guards DELETE the same way', async () => {
     const { id, etag } = await plant('"name": "Doomed"');
     await patch(id, '{"name": "Doomed twice"}');
-    expectError(await api(`/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': etag } }), 412, 41201);
+    expectError(await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': etag } }), 412, 41201);
     expect((await read(id)).status).toBe(200);
     const current = etagOf(await read(id))!;
-    expect((await api(`/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': current } })).status).toBe(204);
-    expectError(await api(`/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': current } }), 404, 40401);
+    expect((await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': current } })).status).toBe(204);
+    expectError(await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': current } }), 404, 40401);
   });
 
   it.each(['abc', '"unterminated', '"a" "b"', 'W/abc', ''])('refuses the malformed If-Match %j with 400', async (value) => {
     const { id } = await plant('"name": "Malformed"');
     expectError(await patch(id, '{"name": "x"}', { 'if-match': value }), 400, 40005, /^If-Match must be \* or a list of quoted entity tags/);
-    expectError(await api(`/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': value } }), 400, 40005);
+    expectError(await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token, headers: { 'if-match': value } }), 400, 40005);
     expect((await read(id)).text).toBe(`{"id":${id},"name":"Malformed"}`);
   });
 

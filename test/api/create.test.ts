@@ -1,6 +1,7 @@
-import net from 'node:net';
+import type { Socket } from 'node:net';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, baseUrl, expectError, newToken, uniqueId } from '../support/api';
+import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
+import { rawExchange, requestBytes } from '../support/raw-socket';
 
 let token: string;
 beforeAll(async () => {
@@ -8,7 +9,7 @@ beforeAll(async () => {
 });
 
 const post = (body: string | object, headers?: Record<string, string>) =>
-  api('/plants', { method: 'POST', token, body, headers });
+  request(sharedServer(), '/plants', { method: 'POST', token, body, headers });
 
 describe('POST /plants with a valid NewPlant', () => {
   it('answers 200 with the stored plant as application/json', async () => {
@@ -55,11 +56,11 @@ describe('int64 ids are stored and returned digit for digit', () => {
   for (const id of ['9007199254740993', '9223372036854775807', '-9223372036854775808', '-1', '0']) {
     it(`round-trips ${id}`, async () => {
       // Leftovers from an earlier run of this fixed id would make the create a conflict.
-      await api(`/plants/${id}`, { method: 'DELETE', token });
+      await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token });
       const created = await post(`{"id": ${id}, "name": "Exact ${id}"}`);
       expect(created.status, created.text).toBe(200);
       expect(created.text).toBe(`{"id":${id},"name":"Exact ${id}"}`);
-      const read = await api(`/plants/${id}`, { token });
+      const read = await request(sharedServer(), `/plants/${id}`, { token });
       expect(read.text).toBe(`{"id":${id},"name":"Exact ${id}"}`);
     });
   }
@@ -109,7 +110,7 @@ describe('bad names and tags are refused with 400, naming field and rule', () =>
   ])('refuses a name or tag that is %s', async (_label, body, message) => {
     const identifier = id();
     expectError(await post(body(identifier)), 400, 40002, message);
-    expectError(await api(`/plants/${identifier}`, { token }), 404, 40401);
+    expectError(await request(sharedServer(), `/plants/${identifier}`, { token }), 404, 40401);
   });
 
   it('names every broken field at once', async () => {
@@ -135,7 +136,7 @@ describe('bodies that are not a JSON object', () => {
   });
 
   it('refuses invalid UTF-8', async () => {
-    const response = await fetch(`${baseUrl()}/plants`, {
+    const response = await fetch(`${sharedServer().url}/plants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: Buffer.from([0x7b, 0x22, 0x6e, 0xff, 0x22, 0x3a, 0x31, 0x7d]),
@@ -153,7 +154,7 @@ describe('bodies that are not a JSON object', () => {
     const id = uniqueId();
     expectError(await post(`{"id": ${id}, "name": "a", "name": "b"}`), 400, 40001, 'Request body is not valid JSON: Duplicate key "name"');
     expectError(await post(`{"id": ${id}, "name": "a", "n\\u0061me": "a"}`), 400, 40001, 'Request body is not valid JSON: Duplicate key "name"');
-    expect((await api(`/plants/${id}`, { token })).status).toBe(404);
+    expect((await request(sharedServer(), `/plants/${id}`, { token })).status).toBe(404);
   });
 });
 
@@ -165,7 +166,7 @@ describe('media type and size', () => {
     ['a JSON look-alike', 'application/jsonp'],
     ['a non-UTF-8 charset', 'application/json; charset=latin1'],
   ])('answers 415 for %s', async (_label, contentType) => {
-    const response = await fetch(`${baseUrl()}/plants`, {
+    const response = await fetch(`${sharedServer().url}/plants`, {
       method: 'POST',
       headers: { authorization: `Bearer ${token}`, ...(contentType ? { 'content-type': contentType } : {}) },
       body: `{"id": ${uniqueId()}, "name": "x"}`,
@@ -184,32 +185,34 @@ describe('media type and size', () => {
     // answering would take all of it. The server may close the socket once it has answered, so
     // write errors after the answer are expected.
     const offered = 64 * 1024 * 1024;
-    const { port, hostname } = new URL(baseUrl());
-    const { reply, written } = await new Promise<{ reply: string; written: number }>((resolve, reject) => {
-      const socket = net.connect(Number(port), hostname);
-      const chunk = Buffer.from(`4000\r\n${' '.repeat(0x4000)}\r\n`);
-      let written = 0;
-      let reply = '';
+    const { port, hostname } = new URL(sharedServer().url);
+    const chunk = Buffer.from(`4000\r\n${' '.repeat(0x4000)}\r\n`);
+    let written = 0;
+    // Writes while the socket takes them, until the answer comes (the exchange then closes it).
+    const flood = (socket: Socket) => {
       const pump = () => {
-        while (!reply && written < offered && !socket.destroyed) {
+        while (written < offered && !socket.destroyed) {
           written += 0x4000;
           if (!socket.write(chunk)) return void socket.once('drain', pump);
         }
       };
-      socket.on('data', (data) => (reply += data.toString('utf8')));
-      socket.on('error', (error) => (reply ? undefined : reject(error)));
-      socket.on('close', () => resolve({ reply, written }));
-      socket.setTimeout(30_000, () => socket.destroy());
-      socket.write(
-        `POST /plants HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\n` +
-          'Content-Type: application/json\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n',
-      );
       pump();
-    });
-    expect(reply).toMatch(/^HTTP\/1\.1 413 /);
-    expect(reply.slice(reply.indexOf('\r\n\r\n') + 4)).toContain(
-      '{"error":41301,"message":"Request body must be at most 65536 bytes"}',
-    );
+    };
+    const head = requestBytes([
+      'POST /plants HTTP/1.1',
+      `Host: ${hostname}`,
+      `Authorization: Bearer ${token}`,
+      'Content-Type: application/json',
+      'Transfer-Encoding: chunked',
+      'Connection: close',
+    ]);
+    const exchange = await rawExchange(Number(port), [
+      { bytes: head, methods: [] },
+      { bytes: flood, methods: ['POST'] },
+    ], { timeoutMs: 30_000 });
+    const [answer] = exchange.responses;
+    expect(answer?.status, exchange.ending).toBe(413);
+    expect(answer.text).toContain('{"error":41301,"message":"Request body must be at most 65536 bytes"}');
     expect(written).toBeLessThan(offered / 4);
   });
 
@@ -230,7 +233,7 @@ describe('other methods', () => {
     ['POST', '/plants/1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
     ['PUT', '/plants/1', 'GET, HEAD, PATCH, DELETE, OPTIONS'],
   ])('answer 405 to %s %s with Allow', async (method, path, allow) => {
-    const response = await api(path, { method, token, body: '{}' });
+    const response = await request(sharedServer(), path, { method, token, body: '{}' });
     expectError(response, 405, 40501, new RegExp(`^${method} is not supported here`));
     expect(response.headers.get('allow')).toBe(allow);
   });

@@ -28,7 +28,7 @@ import {
   type RequestSpec,
 } from '../support/differential';
 import { generatedRequest, generatedSteps, type GeneratedRequest } from '../support/generated-requests';
-import { chunked, headerValue, rawExchange, type RawExchange, type RawStep } from '../support/raw-socket';
+import { bytesOf, chunked, headerValue, rawExchange, type RawExchange, type RawStep } from '../support/raw-socket';
 import { startServer, type RunningServer } from '../support/server';
 
 // Both servers: limits out of the way of the corpus (the limits' own cases use a third token and
@@ -439,13 +439,22 @@ const awayFromMinuteBoundary = (pair: Pair) => awayFromWindowEnd(1500, pair.dire
 type Pair = { direct: RunningServer; throughNext: RunningServer };
 const drifts = new WeakMap<RunningServer, CountDrift>();
 
-/** How far apart the servers' counts are once everything sent has been counted: a counted request to each. */
+/**
+ * How far apart the servers' counts are once everything sent has been counted. A reading is a
+ * counted request to each server, which leaves the difference as it is; so once two readings in a
+ * row agree (within a deadline), nothing sent earlier was counted between them.
+ */
 async function countsApartNow(pair: Pair): Promise<number> {
-  await new Promise((resolve) => setTimeout(resolve, 250));
   const probe = stepsOf(one('count probe', { target: '/plants/1' }));
   const remaining = async (server: RunningServer) =>
     Number(headerValue((await rawExchange(server.port, probe, { timeoutMs: 3000 })).responses[0], 'ratelimit-remaining'));
-  return (await remaining(pair.throughNext)) - (await remaining(pair.direct));
+  const reading = async () => (await remaining(pair.throughNext)) - (await remaining(pair.direct));
+  const deadline = Date.now() + 5000;
+  for (let last = await reading(); ; ) {
+    const now = await reading();
+    if (now === last || Date.now() > deadline) return now;
+    last = now;
+  }
 }
 
 async function differential(steps: RawStep[], options: { end?: boolean; timeoutMs?: number } = {}, pair: Pair = { direct, throughNext }) {
@@ -470,7 +479,7 @@ async function differential(steps: RawStep[], options: { end?: boolean; timeoutM
 }
 
 function report(comparison: Comparison, viaNext: RawExchange, viaDirect: RawExchange, steps: RawStep[]): string {
-  const sent = Buffer.concat(steps.map((step) => step.bytes)).toString('latin1');
+  const sent = bytesOf(steps);
   return [
     `sent: ${JSON.stringify(sent.length > 600 ? `${sent.slice(0, 600)}…(${sent.length} bytes)` : sent)}`,
     `Next (${viaNext.ending}): ${JSON.stringify(comparison.viaNext).slice(0, 1500)}`,

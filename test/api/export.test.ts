@@ -7,9 +7,9 @@ import { parsePlantsCsv } from '../../lib/csv/plants-csv';
 import { stringifyJson } from '../../lib/shared/json';
 import { engine } from '../../lib/db/engine';
 import { BATCH_MAX_ITEMS } from '../../lib/schemas/plant';
-import { api, expectError, newToken, uniqueId } from '../support/api';
+import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn } from '../support/database';
-import { requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 
 let token: string;
 const marker = `xq${randomBytes(4).toString('hex')}`;
@@ -43,15 +43,15 @@ beforeAll(async () => {
   // More plants than the export's page (1000), so the stream spans several pages.
   const filler = Array.from({ length: 1500 }, (_, index) => ({ id: uniqueId(), name: `Filler ${index} ${marker}`, tag: 'filler' }));
   for (const items of [AWKWARD, filler.slice(0, 1000), filler.slice(1000)]) {
-    const response = await api('/plants/batch', { method: 'POST', token, body: stringifyJson(items) });
+    const response = await request(sharedServer(), '/plants/batch', { method: 'POST', token, body: stringifyJson(items) });
     expect(response.status, response.text).toBe(200);
   }
 });
 
 const exportOf = (query: string, on?: { url: string; token: string }) =>
   on
-    ? requestOn(on, `/plants/export${query}`, { headers: { authorization: `Bearer ${on.token}` } })
-    : api(`/plants/export${query}`, { token });
+    ? request(on, `/plants/export${query}`, { headers: { authorization: `Bearer ${on.token}` } })
+    : request(sharedServer(), `/plants/export${query}`, { token });
 
 describe('GET /plants/export', () => {
   it('answers text/csv with a header row, a row per plant, oldest first, quoting where CSV needs it', async () => {
@@ -120,8 +120,8 @@ describe('GET /plants/export', () => {
   it('writes the header alone when nothing matches, and refuses bad filters', async () => {
     expect((await exportOf(`?q=${marker}&tag=none-${marker}`)).text).toBe('id,name,tag\r\n');
     expectError(await exportOf(`?q=${'x'.repeat(201)}`), 400, 40003, 'q: must be at most 200 characters');
-    expectError(await api('/plants/export'), 401, 40101);
-    const post = await api('/plants/export', { method: 'POST', token, body: '{}' });
+    expectError(await request(sharedServer(), '/plants/export'), 401, 40101);
+    const post = await request(sharedServer(), '/plants/export', { method: 'POST', token, body: '{}' });
     expectError(post, 405, 40501);
     expect(post.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
   });
@@ -140,7 +140,7 @@ describe('export, then import into an empty store', () => {
   });
 
   it('offers id 1 in the empty store', async () => {
-    const response = await requestOn(empty, '/plants/next-id', { headers: { authorization: `Bearer ${empty.token}` } });
+    const response = await request(empty, '/plants/next-id', { headers: { authorization: `Bearer ${empty.token}` } });
     expect(response.status).toBe(200);
     expect(response.text).toBe('{"id":1}');
   });
@@ -158,7 +158,7 @@ describe('export, then import into an empty store', () => {
     // As the import page sends them: chunks of at most BATCH_MAX_ITEMS, in file order.
     for (let start = 0; start < plants.length; start += BATCH_MAX_ITEMS) {
       const body = stringifyJson(plants.slice(start, start + BATCH_MAX_ITEMS).map(({ id, name, tag }) => ({ id, name, tag })));
-      const imported = await requestOn(empty, '/plants/batch', {
+      const imported = await request(empty, '/plants/batch', {
         method: 'POST',
         headers: { authorization: `Bearer ${empty.token}`, 'content-type': 'application/json' },
         body,
@@ -171,24 +171,24 @@ describe('export, then import into an empty store', () => {
     expect(copy.text).toBe(original.text);
     // Newest first lists the same too: the same ids, names and tags, page by page.
     const [originalList, copyList] = await Promise.all([
-      api(`/plants?q=${marker}&limit=100`, { token }),
-      requestOn(empty, '/plants?limit=100', { headers: { authorization: `Bearer ${empty.token}` } }),
+      request(sharedServer(), `/plants?q=${marker}&limit=100`, { token }),
+      request(empty, '/plants?limit=100', { headers: { authorization: `Bearer ${empty.token}` } }),
     ]);
     expect(copyList.text).toBe(originalList.text);
   });
 
   it('then offers one more than the highest id, and the lowest free one once int64 max is taken', async () => {
     const headers = { authorization: `Bearer ${empty.token}` };
-    const listed = parsePlantsCsv((await requestOn(empty, '/plants/export', { headers })).text);
+    const listed = parsePlantsCsv((await request(empty, '/plants/export', { headers })).text);
     if (!listed.ok) throw new Error(listed.message);
     const highest = listed.records.map((record) => record.plant!.id).reduce((a, b) => (b > a ? b : a));
-    expect((await requestOn(empty, '/plants/next-id', { headers })).text).toBe(`{"id":${highest + 1n}}`);
+    expect((await request(empty, '/plants/next-id', { headers })).text).toBe(`{"id":${highest + 1n}}`);
 
     const create = (id: bigint) =>
-      requestOn(empty, '/plants', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: `{"id": ${id}, "name": "Edge"}` });
+      request(empty, '/plants', { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: `{"id": ${id}, "name": "Edge"}` });
     expect((await create(9223372036854775807n)).status).toBe(200);
-    expect((await requestOn(empty, '/plants/next-id', { headers })).text).toBe('{"id":1}');
+    expect((await request(empty, '/plants/next-id', { headers })).text).toBe('{"id":1}');
     for (const id of [1n, 2n, 4n]) expect((await create(id)).status).toBe(200);
-    expect((await requestOn(empty, '/plants/next-id', { headers })).text).toBe('{"id":3}');
+    expect((await request(empty, '/plants/next-id', { headers })).text).toBe('{"id":3}');
   });
 });

@@ -6,7 +6,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, testEngine, tokenIn } from '../support/database';
-import { createOn, requestOn, startServer } from '../support/server';
+import { startServer } from '../support/server';
+import { createOn, request } from '../support/api';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -70,7 +71,7 @@ describe.skipIf(testEngine() !== 'sqlite')('a build the direct path was not writ
     try {
       expect(server.output()).not.toMatch(/direct routes off/);
       expect(server.output()).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\]/);
-      expect((await requestOn(server, '/plants/1', { headers: { authorization: `Bearer ${token}` } })).headers.get('vary')).toBe('Accept-Encoding');
+      expect((await request(server, '/plants/1', { headers: { authorization: `Bearer ${token}` } })).headers.get('vary')).toBe('Accept-Encoding');
     } finally {
       await server.stop('SIGKILL');
     }

@@ -7,8 +7,9 @@ import { readFileSync } from 'node:fs';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, tokenIn } from '../support/database';
-import { rawExchange, rawRequest, type RawResponse } from '../support/raw-http';
-import { createOn, startServer, type RunningServer } from '../support/server';
+import { rawExchange, rawRequest, type RawExchange, type RawOptions, type RawResponse, type RawStep } from '../support/raw-socket';
+import { startServer, type RunningServer } from '../support/server';
+import { createOn } from '../support/api';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -47,16 +48,25 @@ function comparable(response: RawResponse) {
   return {
     status: response.status,
     error: response.json?.error,
-    body: response.body.replace(/"requestId":"[^"]*"/g, ''),
+    body: response.text.replace(/"requestId":"[^"]*"/g, ''),
     headers: Object.fromEntries(kept.map((name) => [name, headers[name]])),
   };
 }
 
-/** Sends the same bytes to both servers; returns both exchanges. */
-async function onBoth(parts: (string | number)[], options: Parameters<typeof rawExchange>[2] = {}) {
-  const [viaDirect, viaNext] = await Promise.all(servers.map(([, server]) => rawExchange(server.port, parts, options)));
+/**
+ * Sends the same steps to both servers; returns both exchanges. Unless told otherwise, reads on
+ * until the server closes the connection, so anything it sends after the answer shows too.
+ */
+async function onBoth(steps: RawStep[], options: RawOptions = {}) {
+  const [viaDirect, viaNext] = await Promise.all(servers.map(([, server]) => rawExchange(server.port, steps, { readUntilClose: true, timeoutMs: 3000, ...options })));
   return { viaDirect, viaNext };
 }
+
+/** One request, whose answer is waited for (to the method its request line names). */
+const one = (bytes: string): RawStep[] => [{ bytes, methods: [bytes.slice(0, bytes.indexOf(' '))] }];
+
+/** Whether the server closed (or reset) the connection, rather than the wait running out. */
+const closedByServer = (exchange: RawExchange) => exchange.closedAt !== undefined;
 
 function expectSameAndNo5xx(viaDirect: { responses: RawResponse[] }, viaNext: { responses: RawResponse[] }) {
   expect(viaDirect.responses.map(comparable)).toEqual(viaNext.responses.map(comparable));
@@ -73,7 +83,7 @@ const noStacks = () => {
 
 describe('hostile requests, on the direct path and through Next', () => {
   it('never take the origin from Host: a Host with a path appears nowhere', async () => {
-    const { viaDirect, viaNext } = await onBoth([rawRequest('GET /plants?limit=1 HTTP/1.1', { Host: 'evil.example/x', ...auth(), Connection: 'close' })]);
+    const { viaDirect, viaNext } = await onBoth(one(rawRequest('GET /plants?limit=1 HTTP/1.1', { Host: 'evil.example/x', ...auth(), Connection: 'close' })));
     expectSameAndNo5xx(viaDirect, viaNext);
     const [answer] = viaDirect.responses;
     expect(answer.status).toBe(200);
@@ -84,7 +94,7 @@ describe('hostile requests, on the direct path and through Next', () => {
 
   it('answer a Host that is not a host name as Next does, never 500', async () => {
     for (const host of ['a b', '', '[::1', 'x:99999', '%']) {
-      const { viaDirect, viaNext } = await onBoth([rawRequest('GET /plants/1 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })]);
+      const { viaDirect, viaNext } = await onBoth(one(rawRequest('GET /plants/1 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })));
       expectSameAndNo5xx(viaDirect, viaNext);
       expect(viaDirect.responses).toHaveLength(1);
     }
@@ -92,11 +102,11 @@ describe('hostile requests, on the direct path and through Next', () => {
 
   it('take an absolute-form target as its path, and name its authority nowhere', async () => {
     for (const target of ['http://evil.example/plants?limit=1', 'HTTPS://evil.example:444/plants/2', 'http://evil.example:80/api/health?x']) {
-      const { viaDirect, viaNext } = await onBoth([rawRequest(`GET ${target} HTTP/1.1`, { ...auth(), Connection: 'close' })]);
+      const { viaDirect, viaNext } = await onBoth(one(rawRequest(`GET ${target} HTTP/1.1`, { ...auth(), Connection: 'close' })));
       expectSameAndNo5xx(viaDirect, viaNext);
       for (const exchange of [viaDirect, viaNext]) expect(exchange.raw).not.toMatch(/evil/);
     }
-    const { viaDirect } = await onBoth([rawRequest('GET http://evil.example/plants/2 HTTP/1.1', { ...auth(), Connection: 'close' })]);
+    const { viaDirect } = await onBoth(one(rawRequest('GET http://evil.example/plants/2 HTTP/1.1', { ...auth(), Connection: 'close' })));
     expect(viaDirect.responses[0]).toMatchObject({ status: 200, json: { id: 2 } });
     for (const [, server] of servers) expect(logOf(server)).not.toMatch(/evil/);
   });
@@ -111,7 +121,7 @@ describe('hostile requests, on the direct path and through Next', () => {
       ['GET /% HTTP/1.1', 400],
     ];
     for (const [requestLine, status] of cases) {
-      const { viaDirect, viaNext } = await onBoth([rawRequest(requestLine, { ...auth(), Connection: 'close' })]);
+      const { viaDirect, viaNext } = await onBoth(one(rawRequest(requestLine, { ...auth(), Connection: 'close' })));
       expectSameAndNo5xx(viaDirect, viaNext);
       expect(viaDirect.responses[0].status).toBe(status);
       if (status === 400) expect(viaDirect.responses[0].json?.error).toBe(40004);
@@ -121,7 +131,7 @@ describe('hostile requests, on the direct path and through Next', () => {
 
   it('log the path the router matched, not one rebuilt from Host', async () => {
     const host = `127.0.0.1:${direct.port}/api/health#`;
-    const { viaDirect, viaNext } = await onBoth([rawRequest('DELETE /plants/4 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })]);
+    const { viaDirect, viaNext } = await onBoth(one(rawRequest('DELETE /plants/4 HTTP/1.1', { Host: host, ...auth(), Connection: 'close' })));
     // One of the two deletes it; the other finds it gone.
     expect(new Set([viaDirect.responses[0].status, viaNext.responses[0].status])).toEqual(new Set([204, 404]));
     for (const [, server] of servers) {
@@ -139,15 +149,15 @@ describe('hostile requests, on the direct path and through Next', () => {
       [rawRequest('DELETE /plants/99 HTTP/1.1', { ...auth(), 'Content-Length': 5 }, 'hello'), 'DELETE'],
       [rawRequest('DELETE /plants/99 HTTP/1.1', { ...auth(), 'Transfer-Encoding': 'chunked' }, '0\r\n\r\n'), 'DELETE'],
     ] as const;
-    for (const [request] of cases) {
-      const { viaDirect, viaNext } = await onBoth([request, then], { until: (responses) => responses.length === 2 });
+    for (const [request, method] of cases) {
+      const { viaDirect, viaNext } = await onBoth([{ bytes: request + then, methods: [method, 'GET'] }], { readUntilClose: false });
       expectSameAndNo5xx(viaDirect, viaNext);
       expect(viaDirect.responses).toHaveLength(2);
       expect(viaDirect.responses[1].status).toBe(200);
     }
     // HEAD: Next derives it on both servers; the body is dropped all the same.
     const head = rawRequest('HEAD /plants/2 HTTP/1.1', { ...auth(), 'Content-Length': 5 }, 'hello');
-    const { viaDirect, viaNext } = await onBoth([head], { method: 'HEAD', until: (responses) => responses.length === 1 });
+    const { viaDirect, viaNext } = await onBoth([{ bytes: head, methods: ['HEAD'] }], { readUntilClose: false });
     expectSameAndNo5xx(viaDirect, viaNext);
     expect(viaDirect.responses[0].status).toBe(200);
   });
@@ -155,7 +165,7 @@ describe('hostile requests, on the direct path and through Next', () => {
   it('refuse a body by its declared size without reading it, and answer the next request on the connection', async () => {
     const body = 'x'.repeat(300_000);
     const oversized = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': body.length }, body);
-    const { viaDirect, viaNext } = await onBoth([oversized, rawRequest('GET /plants/2 HTTP/1.1', auth())], { until: (responses) => responses.length === 2 });
+    const { viaDirect, viaNext } = await onBoth([{ bytes: oversized + rawRequest('GET /plants/2 HTTP/1.1', auth()), methods: ['POST', 'GET'] }], { readUntilClose: false });
     expectSameAndNo5xx(viaDirect, viaNext);
     expect(viaDirect.responses.map((response) => response.status)).toEqual([413, 200]);
   });
@@ -172,27 +182,27 @@ describe('hostile requests, on the direct path and through Next', () => {
       [rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', Expect: 'teapot', 'Content-Length': 2 }, '{}'), 417, 41701],
     ];
     for (const [request, status, code] of cases) {
-      const { viaDirect, viaNext } = await onBoth([request]);
+      const { viaDirect, viaNext } = await onBoth(one(request));
       expectSameAndNo5xx(viaDirect, viaNext);
       expect(viaDirect.raw).toBe(viaNext.raw);
       expect(viaDirect.responses).toHaveLength(1);
       expect(viaDirect.responses[0]).toMatchObject({ status, json: { error: code } });
       expect(viaDirect.responses[0].headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(viaDirect.closed).toBe(true);
+      expect(closedByServer(viaDirect)).toBe(true);
     }
     noStacks();
   });
 
   it('answer an unauthenticated POST at once, without waiting for the body it declared', async () => {
     const head = rawRequest('POST /plants HTTP/1.1', { 'Content-Type': 'application/json', 'Content-Length': 200_000 }, '{"id":');
-    const trickle = Array.from({ length: 8 }, () => [200, '1']).flat();
-    const { viaDirect, viaNext } = await onBoth([head, ...trickle], { waitMs: BODY_TIMEOUT_MS + 2500 });
+    const trickle = Array.from({ length: 8 }, (): RawStep => ({ pauseMs: 200, bytes: '1', methods: [] }));
+    const { viaDirect, viaNext } = await onBoth([{ bytes: head, methods: [] }, ...trickle], { timeoutMs: BODY_TIMEOUT_MS + 2500 });
     for (const exchange of [viaDirect, viaNext]) {
       expect(exchange.responses[0]).toMatchObject({ status: 401, json: { error: 40101 } });
       expect(exchange.responses[0].at).toBeLessThan(1000);
       // The rest of the body is never waited for beyond the body timeout: 408, and the connection closes.
       expect(exchange.responses[1]).toMatchObject({ status: 408, json: { error: 40801 } });
-      expect(exchange.closed).toBe(true);
+      expect(closedByServer(exchange)).toBe(true);
       expect(exchange.closedAt!).toBeLessThan(BODY_TIMEOUT_MS + 2000);
     }
     expectSameAndNo5xx(viaDirect, viaNext);
@@ -204,7 +214,10 @@ describe('hostile requests, on the direct path and through Next', () => {
     // stack answers the bytes still coming with a reset, and the client's next write fails before
     // it has read the 413 (this client reads only after 300 ms of sending, as a busy one might). The
     // server lingers instead (server/linger.mjs): no reset while the client sends, then the close.
+    // A socket of its own, not rawExchange: this client must not read while it writes
+    // (socket.pause), where the exchange reads every answer as it comes.
     const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;
+    const paceWrites = () => new Promise((resolve) => setTimeout(resolve, 2));
     for (const [name, server] of servers) {
       const socket = net.connect(server.port, '127.0.0.1');
       let reply = '';
@@ -218,7 +231,7 @@ describe('hostile requests, on the direct path and through Next', () => {
       const started = Date.now();
       while (Date.now() - started < 300 && !failure) {
         socket.write(chunk);
-        await new Promise((resolve) => setTimeout(resolve, 2));
+        await paceWrites();
       }
       expect(failure?.message, name).toBeUndefined();
       socket.resume();
@@ -230,21 +243,21 @@ describe('hostile requests, on the direct path and through Next', () => {
 
   it('answer 408 to a body that does not arrive in time', async () => {
     const head = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': 100 }, '{"id": 7');
-    const { viaDirect, viaNext } = await onBoth([head], { waitMs: BODY_TIMEOUT_MS + 2500 });
+    const { viaDirect, viaNext } = await onBoth([{ bytes: head, methods: ['POST'] }], { timeoutMs: BODY_TIMEOUT_MS + 2500 });
     expectSameAndNo5xx(viaDirect, viaNext);
     for (const exchange of [viaDirect, viaNext]) {
       expect(exchange.responses).toHaveLength(1);
       expect(exchange.responses[0]).toMatchObject({ status: 408, json: { error: 40801 } });
-      expect(exchange.closed).toBe(true);
+      expect(closedByServer(exchange)).toBe(true);
     }
     // A head that never ends, too.
-    const { viaDirect: slowHead } = await onBoth(['GET /plants HTTP/1.1\r\nHost: x\r\n'], { waitMs: BODY_TIMEOUT_MS + 2500 });
+    const { viaDirect: slowHead } = await onBoth([{ bytes: 'GET /plants HTTP/1.1\r\nHost: x\r\n', methods: ['GET'] }], { timeoutMs: BODY_TIMEOUT_MS + 2500 });
     expect(slowHead.responses[0]).toMatchObject({ status: 408, json: { error: 40801 } });
   });
 
   it('take a client that goes away mid-body as no fault: no stack, no 5xx', async () => {
     const head = rawRequest('POST /plants HTTP/1.1', { ...auth(), 'Content-Type': 'application/json', 'Content-Length': 2000 }, '{"id": 8, ');
-    await onBoth([head, 300], { destroyAfterMs: 300, waitMs: 500 });
+    await onBoth([{ bytes: head, methods: [] }], { destroyAfterMs: 300, timeoutMs: 500 });
     for (const [, server] of servers) await expect.poll(() => logOf(server)).toMatch(/"method":"POST","path":"\/plants","status":408/);
     noStacks();
     for (const [, server] of servers) {
@@ -270,22 +283,22 @@ describe('hostile requests, on the direct path and through Next', () => {
       form('[garbage', { 'Next-Action': actionId, 'Content-Type': 'text/plain;charset=UTF-8' }),
     ];
     for (const request of unreadable) {
-      const { viaDirect, viaNext } = await onBoth([request]);
+      const { viaDirect, viaNext } = await onBoth(one(request));
       expectSameAndNo5xx(viaDirect, viaNext);
       expect(viaDirect.responses[0], request).toMatchObject({ status: 400, json: { error: 40006 } });
     }
     noStacks();
     // What Next can read goes on to Next: an RSC request without router state gets the page's own
     // answer (a redirect, in a store with no staff yet); a form that names no action, Next's 400.
-    const { viaDirect: page } = await onBoth([rawRequest('GET /login HTTP/1.1', { RSC: 1, Connection: 'close' })]);
+    const { viaDirect: page } = await onBoth(one(rawRequest('GET /login HTTP/1.1', { RSC: 1, Connection: 'close' })));
     expect(page.responses[0].status).toBeLessThan(400);
-    const { viaDirect: noAction } = await onBoth([form('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xyz--\r\n')]);
+    const { viaDirect: noAction } = await onBoth(one(form('--xyz\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--xyz--\r\n')));
     // (Next logs that refusal of its own with a stack: not checked here.)
-    expect(noAction.responses[0]).toMatchObject({ status: 400, body: 'Invalid Server Action request.' });
+    expect(noAction.responses[0]).toMatchObject({ status: 400, text: 'Invalid Server Action request.' });
   });
 
   it('still answer well-formed requests after all that', async () => {
-    const { viaDirect, viaNext } = await onBoth([rawRequest('GET /plants/3 HTTP/1.1', { ...auth(), Connection: 'close' })]);
+    const { viaDirect, viaNext } = await onBoth(one(rawRequest('GET /plants/3 HTTP/1.1', { ...auth(), Connection: 'close' })));
     expectSameAndNo5xx(viaDirect, viaNext);
     expect(viaDirect.responses[0]).toMatchObject({ status: 200, json: { id: 3, name: 'Hostile 3' } });
   });

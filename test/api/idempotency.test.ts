@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, expectError, newToken, uniqueId } from '../support/api';
+import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 
 let token: string;
 beforeAll(async () => {
@@ -7,7 +7,7 @@ beforeAll(async () => {
 });
 
 const create = (id: bigint, name: string, tag?: string) =>
-  api('/plants', { method: 'POST', token, body: `{"id": ${id}, "name": ${JSON.stringify(name)}${tag === undefined ? '' : `, "tag": ${JSON.stringify(tag)}`}}` });
+  request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, "name": ${JSON.stringify(name)}${tag === undefined ? '' : `, "tag": ${JSON.stringify(tag)}`}}` });
 
 describe('retrying a create is safe', () => {
   it('the same id, name and tag answers 200 with the stored plant, marked as replayed', async () => {
@@ -36,7 +36,7 @@ describe('retrying a create is safe', () => {
     const id = uniqueId();
     const first = await create(id, name, tag);
     expectError(await create(id, otherName, otherTag), 409, 40901, `id: a plant with id ${id} already exists with a different name or tag; choose another id`);
-    expect((await api(`/plants/${id}`, { token })).text).toBe(first.text);
+    expect((await request(sharedServer(), `/plants/${id}`, { token })).text).toBe(first.text);
   });
 });
 
@@ -46,7 +46,7 @@ describe('concurrency', () => {
     const racers = Array.from({ length: 40 }, (_, index) => create(id, index % 2 === 0 ? 'Even' : 'Odd'));
     const responses = await Promise.all(racers);
 
-    const stored = await api(`/plants/${id}`, { token });
+    const stored = await request(sharedServer(), `/plants/${id}`, { token });
     expect(stored.status).toBe(200);
     const winner = (stored.body as { name: string }).name;
     expect(['Even', 'Odd']).toContain(winner);
@@ -59,7 +59,7 @@ describe('concurrency', () => {
       else expectError(response, 409, 40901);
     });
 
-    const page = await api('/plants?limit=100', { token });
+    const page = await request(sharedServer(), '/plants?limit=100', { token });
     expect(page.text.split(`"id":${id},`).length - 1).toBe(1);
   });
 
@@ -68,7 +68,7 @@ describe('concurrency', () => {
     const responses = await Promise.all(ids.map((id, index) => create(id, `Bulk ${index}`)));
     expect(responses.map((r) => r.status)).toEqual(ids.map(() => 200));
 
-    const reads = await Promise.all(ids.map((id) => api(`/plants/${id}`, { token })));
+    const reads = await Promise.all(ids.map((id) => request(sharedServer(), `/plants/${id}`, { token })));
     reads.forEach((read, index) => expect(read.text).toBe(`{"id":${ids[index]},"name":"Bulk ${index}"}`));
   });
 });

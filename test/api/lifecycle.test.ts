@@ -3,9 +3,9 @@ import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { uniqueId } from '../support/api';
+import { createOn, request, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {
@@ -51,7 +51,7 @@ describe('node .next/standalone/server.js', () => {
     const { token } = await tokenIn(database.url, 'standalone');
     const server = await serverOn(database.url);
 
-    const login = await requestOn(server, '/login');
+    const login = await request(server, '/login');
     expect(login.status).toBe(200);
     const asset = /\/_next\/static\/[^"']+\.js/.exec(login.text)?.[0];
     expect(asset, 'the login page links a script').toBeDefined();

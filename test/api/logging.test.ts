@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, inject, it } from 'vitest';
-import { api, newToken, uniqueId } from '../support/api';
+import { newToken, request, sharedServer, uniqueId } from '../support/api';
 
 const serverLog = () => readFileSync(inject('serverLogFile'), 'utf8');
 
@@ -8,7 +8,7 @@ describe('request logs', () => {
   it('write one structured line per request, and never a token, password or body', async () => {
     const token = await newToken('logging');
     const secretName = `Secret name ${uniqueId()}`;
-    const response = await api('/plants', {
+    const response = await request(sharedServer(), '/plants', {
       method: 'POST',
       token,
       body: `{"id": ${uniqueId()}, "name": "${secretName}"}`,
@@ -38,7 +38,7 @@ describe('request logs', () => {
   });
 
   it('replaces a caller request id that is not a plain identifier', async () => {
-    const response = await api('/plants', { headers: { 'x-request-id': 'bad id\twith spaces' } });
+    const response = await request(sharedServer(), '/plants', { headers: { 'x-request-id': 'bad id\twith spaces' } });
     expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });

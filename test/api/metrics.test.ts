@@ -5,9 +5,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
-import { api, baseUrl, expectError, uniqueId } from '../support/api';
+import { createOn, expectError, request, sharedServer, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { createOn, freePort, requestOn, startServer, type RunningServer } from '../support/server';
+import { freePort, startServer, type RunningServer } from '../support/server';
 import { signInOn } from '../support/sign-in';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
@@ -69,7 +69,7 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promi
 describe('GET /metrics on the shared server (the direct path)', () => {
   let token: string;
   const scrape = async () => {
-    const answer = await api('/metrics', { token });
+    const answer = await request(sharedServer(), '/metrics', { token });
     expect(answer.status, answer.text).toBe(200);
     return answer.text;
   };
@@ -79,14 +79,14 @@ describe('GET /metrics on the shared server (the direct path)', () => {
   });
 
   it('needs a token with metrics:read: 401 without one, 403 with one that lacks it', async () => {
-    expectError(await api('/metrics'), 401, 40101);
+    expectError(await request(sharedServer(), '/metrics'), 401, 40101);
     const plantsOnly = (await createApiToken({ name: 'no metrics', scopes: ['plants:read', 'plants:write'] }, OPERATOR_COMMAND)).token;
-    const refused = await api('/metrics', { token: plantsOnly });
+    const refused = await request(sharedServer(), '/metrics', { token: plantsOnly });
     expectError(refused, 403, 40301, 'This token lacks the scope metrics:read, which this operation needs');
   });
 
   it('answers Prometheus text with every family: HTTP, webhooks, limits, credentials, database, backups, process and Node.js', async () => {
-    const answer = await api('/metrics', { token });
+    const answer = await request(sharedServer(), '/metrics', { token });
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
     expect(answer.headers.get('cache-control')).toBe('no-store');
@@ -96,9 +96,9 @@ describe('GET /metrics on the shared server (the direct path)', () => {
 
   it('counts a POST /plants answered directly under its route, and a raw path under its template', async () => {
     const before = await scrape();
-    const created = await api('/plants', { method: 'POST', token: (await createApiToken({ name: 'creator' }, OPERATOR_COMMAND)).token, body: `{"id": ${uniqueId()}, "name": "Counted"}` });
+    const created = await request(sharedServer(), '/plants', { method: 'POST', token: (await createApiToken({ name: 'creator' }, OPERATOR_COMMAND)).token, body: `{"id": ${uniqueId()}, "name": "Counted"}` });
     expect(created.status).toBe(200);
-    expect((await api('/plants/123', { token: (await createApiToken({ name: 'reader' }, OPERATOR_COMMAND)).token })).status).toBe(404);
+    expect((await request(sharedServer(), '/plants/123', { token: (await createApiToken({ name: 'reader' }, OPERATOR_COMMAND)).token })).status).toBe(404);
     const after = await scrape();
     expect(requests(after, 'POST', '/plants', 200) - requests(before, 'POST', '/plants', 200)).toBe(1);
     expect(requests(after, 'GET', '/plants/{id}', 404) - requests(before, 'GET', '/plants/{id}', 404)).toBe(1);
@@ -111,8 +111,8 @@ describe('GET /metrics on the shared server (the direct path)', () => {
   it('labels a path no route answers without a route, so clients cannot add series, and counts pages', async () => {
     const before = await scrape();
     const unknown = `/no-such-page-${uniqueId()}`;
-    expect((await fetch(`${baseUrl()}${unknown}`)).status).toBe(404);
-    const login = await fetch(`${baseUrl()}/login`, { redirect: 'manual' });
+    expect((await fetch(`${sharedServer().url}${unknown}`)).status).toBe(404);
+    const login = await fetch(`${sharedServer().url}/login`, { redirect: 'manual' });
     await login.arrayBuffer();
     const after = await scrape();
     const unrouted = (text: string) => valueOf(text, 'http_server_request_duration_seconds_count', { http_request_method: 'GET', http_response_status_code: '404' });
@@ -123,7 +123,7 @@ describe('GET /metrics on the shared server (the direct path)', () => {
 
   it('counts a refused credential by kind', async () => {
     const before = await scrape();
-    expectError(await api('/plants', { token: 'pst_not-a-token' }), 401, 40102);
+    expectError(await request(sharedServer(), '/plants', { token: 'pst_not-a-token' }), 401, 40102);
     const after = await scrape();
     const invalid = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'invalid_token' });
     expect(invalid(after) - invalid(before)).toBe(1);
@@ -140,7 +140,7 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
   let busy: string;
 
   const scrape = async () => {
-    const answer = await requestOn(server, '/metrics', { headers: { authorization: `Bearer ${scraperToken}` } });
+    const answer = await request(server, '/metrics', { headers: { authorization: `Bearer ${scraperToken}` } });
     expect(answer.status, answer.text).toBe(200);
     return answer.text;
   };
@@ -204,9 +204,9 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
     const before = await scrape();
     expect(valueOf(before, 'plant_store_rate_limited_total')).toBe(0);
     for (let index = 0; index < LIMIT; index++) {
-      expect((await requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } })).status).toBe(200);
+      expect((await request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } })).status).toBe(200);
     }
-    expectError(await requestOn(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } }), 429, 42901);
+    expectError(await request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } }), 429, 42901);
     expect(valueOf(await scrape(), 'plant_store_rate_limited_total')).toBe(1);
   });
 });

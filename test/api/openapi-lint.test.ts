@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
-import { api } from '../support/api';
+import { request, sharedServer } from '../support/api';
 
 type Problem = { ruleId: string; severity: string; message: string; location: { pointer: string }[] };
 
@@ -27,7 +27,7 @@ async function lint(document: unknown): Promise<string[]> {
 }
 
 async function publishedDocument(): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
-  const response = await api('/openapi.json');
+  const response = await request(sharedServer(), '/openapi.json');
   expect(response.status).toBe(200);
   return response.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 }

@@ -2,14 +2,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { api } from '../support/api';
+import { request, sharedServer } from '../support/api';
 import { supersetProblems } from '../support/openapi-superset';
 
 const contractFile = path.resolve('spec/plant-store.openapi.yaml');
 const contract = parse(readFileSync(contractFile, 'utf8'));
 
 async function publishedDocument() {
-  const response = await api('/openapi.json');
+  const response = await request(sharedServer(), '/openapi.json');
   expect(response.status).toBe(200);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
   return response.body as Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any

@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { expectError, uniqueId } from '../support/api';
+import { expectError, request, uniqueId } from '../support/api';
 import { createTestDatabase, testEngine, tokenIn } from '../support/database';
-import { requestOn as request, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 
 const cleanups: (() => unknown)[] = [];
 afterAll(async () => {

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { SCOPES } from '../../lib/auth/scopes';
-import { api, uniqueId, type ApiResponse } from '../support/api';
+import { type ApiResponse, request, sharedServer, uniqueId } from '../support/api';
 
 type Parameter = { name: string; in: string };
 type Operation = { parameters?: Parameter[] };
@@ -134,20 +134,20 @@ beforeAll(async () => {
   ];
   for (const plant of plants) {
     const body = `{"id": ${plant.id}, "name": ${JSON.stringify(plant.name)}${plant.tag ? `, "tag": ${JSON.stringify(plant.tag)}` : ''}}`;
-    expect((await api('/plants', { method: 'POST', token: writer.token, body })).status).toBe(200);
+    expect((await request(sharedServer(), '/plants', { method: 'POST', token: writer.token, body })).status).toBe(200);
   }
-  const patched = await api(`/plants/${plants[3].id}`, { method: 'PATCH', token, body: { name: `${plants[3].name} Renamed` } });
+  const patched = await request(sharedServer(), `/plants/${plants[3].id}`, { method: 'PATCH', token, body: { name: `${plants[3].name} Renamed` } });
   expect(patched.status, patched.text).toBe(200);
 
   const cursors: Record<string, string> = {};
   for (const path of ['/plants', '/audit-events']) {
-    const first = await api(`${path}?limit=1`, { token });
+    const first = await request(sharedServer(), `${path}?limit=1`, { token });
     cursors[path] = first.headers.get('next-cursor')!;
     expect(cursors[path], path).toBeTruthy();
   }
   seed = { marker, tag, plantIds: plants.map((plant) => plant.id), writerId: writer.summary.id, cursors };
 
-  const document = (await api('/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
+  const document = (await request(sharedServer(), '/openapi.json')).body as { paths: Record<string, Record<string, Operation>> };
   operations = Object.entries(document.paths).flatMap(([path, item]) =>
     Object.entries(item).map(([method, operation]) => ({
       name: `${method.toUpperCase()} ${path}`,
@@ -181,8 +181,8 @@ describe('the documented query parameters', () => {
         const exercise = table[name]?.[parameter];
         if (!exercise) continue; // reported by the test above
         const where = `${name} ?${parameter}=${exercise.value}`;
-        const without = await api(urlOf(path), { method, token });
-        const withIt = await api(urlOf(path, { [parameter]: exercise.value }), { method, token });
+        const without = await request(sharedServer(), urlOf(path), { method, token });
+        const withIt = await request(sharedServer(), urlOf(path, { [parameter]: exercise.value }), { method, token });
         expect(without.status, `${where} (left out): ${without.text}`).toBe(200);
         expect(withIt.status, `${where}: ${withIt.text}`).toBe(200);
         expect(withIt.text, `${where} answers as if it were left out`).not.toBe(without.text);
@@ -201,8 +201,8 @@ describe('a query parameter an operation does not document', () => {
     const reads = operations.filter(({ method }) => method === 'GET');
     expect(reads.map(({ name }) => name)).toEqual(expect.arrayContaining(['GET /plants', 'GET /audit-events']));
     for (const { name, path } of reads) {
-      const without = await api(urlOf(path), { token });
-      const withIt = await api(urlOf(path, { undocumented: 'no plant is called this' }), { token });
+      const without = await request(sharedServer(), urlOf(path), { token });
+      const withIt = await request(sharedServer(), urlOf(path, { undocumented: 'no plant is called this' }), { token });
       expect(withIt.status, name).toBe(without.status);
       expect(withIt.text, name).toBe(without.text);
     }
@@ -211,7 +211,7 @@ describe('a query parameter an operation does not document', () => {
   it('the plant filters on GET /audit-events are no filters of the trail: neither documented nor read', async () => {
     const audit = operations.find(({ name }) => name === 'GET /audit-events')!;
     expect(audit.query.sort()).toEqual(['action', 'actor', 'cursor', 'limit', 'target']);
-    const all = await api('/audit-events', { token });
-    for (const query of ['q=no plant is called this', `tag=${seed.tag}`]) expect((await api(`/audit-events?${query}`, { token })).text, query).toBe(all.text);
+    const all = await request(sharedServer(), '/audit-events', { token });
+    for (const query of ['q=no plant is called this', `tag=${seed.tag}`]) expect((await request(sharedServer(), `/audit-events?${query}`, { token })).text, query).toBe(all.text);
   });
 });

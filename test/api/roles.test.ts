@@ -6,7 +6,7 @@ import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { db } from '../../lib/db/client';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
-import { baseUrl } from '../support/api';
+import { sharedServer } from '../support/api';
 import { callAction, form, serverActions } from '../support/server-actions';
 
 const serverLog = () => readFileSync(inject('serverLogFile'), 'utf8');
@@ -37,12 +37,12 @@ let admin: TestAccount;
 let staff: TestAccount;
 let asAdmin: Browser;
 let asStaff: Browser;
-const signedOut = () => browser(baseUrl());
+const signedOut = () => browser(sharedServer().url);
 
 beforeAll(async () => {
   admin = await newAccount('admin', 'roles-admin');
   staff = await newAccount('staff', 'roles-staff');
-  [asAdmin, asStaff] = await Promise.all([signIn(baseUrl(), admin), signIn(baseUrl(), staff)]);
+  [asAdmin, asStaff] = await Promise.all([signIn(sharedServer().url, admin), signIn(sharedServer().url, staff)]);
 });
 
 describe('pages', () => {

@@ -8,12 +8,12 @@ import { issueSessionToken } from '../../lib/auth/tokens/session-token';
 import { SCOPES, type Scope } from '../../lib/auth/scopes';
 import { db } from '../../lib/db/client';
 import { newAccount } from '../support/accounts';
-import { api, expectError, uniqueId } from '../support/api';
+import { expectError, request, sharedServer, uniqueId } from '../support/api';
 
 type Operation = { method: string; path: string; scope: Scope };
 
 async function documentedOperations(): Promise<Operation[]> {
-  const { body } = await api('/openapi.json');
+  const { body } = await request(sharedServer(), '/openapi.json');
   const document = body as { paths: Record<string, Record<string, { security?: Record<string, string[]>[] }>> };
   const operations: Operation[] = [];
   for (const [path, item] of Object.entries(document.paths)) {
@@ -34,7 +34,7 @@ async function documentedOperations(): Promise<Operation[]> {
 function call({ method, path }: Operation, token: string) {
   const concretePath = path.replace('{id}', String(uniqueId()));
   const body = method === 'POST' && path === '/plants' ? `{"id": ${uniqueId()}, "name": "Scoped"}` : undefined;
-  return api(concretePath, { method, token, body });
+  return request(sharedServer(), concretePath, { method, token, body });
 }
 
 const tokenWith = async (scopes: Scope[]) => (await createApiToken({ name: `scopes ${scopes.join(' ')}`, scopes }, OPERATOR_COMMAND)).token;
@@ -62,10 +62,10 @@ describe('scopes', () => {
     const id = uniqueId();
     const writer = await tokenWith(['plants:write']);
     const reader = await tokenWith(['plants:read']);
-    expect((await api('/plants', { method: 'POST', token: writer, body: `{"id": ${id}, "name": "Kept"}` })).status).toBe(200);
-    expectError(await api(`/plants/${id}`, { method: 'DELETE', token: reader }), 403, 40301);
-    expectError(await api('/plants', { method: 'POST', token: reader, body: 'not json at all' }), 403, 40301);
-    expect((await api(`/plants/${id}`, { token: reader })).body).toEqual({ id: Number(id), name: 'Kept' });
+    expect((await request(sharedServer(), '/plants', { method: 'POST', token: writer, body: `{"id": ${id}, "name": "Kept"}` })).status).toBe(200);
+    expectError(await request(sharedServer(), `/plants/${id}`, { method: 'DELETE', token: reader }), 403, 40301);
+    expectError(await request(sharedServer(), '/plants', { method: 'POST', token: reader, body: 'not json at all' }), 403, 40301);
+    expect((await request(sharedServer(), `/plants/${id}`, { token: reader })).body).toEqual({ id: Number(id), name: 'Kept' });
   });
 
   it('a token never does more than its account\'s role, and the page token carries the role\'s scopes', async () => {

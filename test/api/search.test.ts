@@ -5,7 +5,7 @@ import { randomInt } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseJsonExact } from '../../lib/shared/json';
 import { foldForSearch } from '../../lib/shared/fold';
-import { api, expectError, newToken, uniqueId } from '../support/api';
+import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 import { SEARCH_NAMES } from '../support/search-names';
 
 let token: string;
@@ -19,7 +19,7 @@ const names = (response: { text: string }) => (parseJsonExact(response.text) as 
 
 /** Names found by a search (always narrowed by this run's tag, unless `query` names its own). */
 async function search(query: Record<string, string>): Promise<string[]> {
-  const response = await api(`/plants?${new URLSearchParams({ tag, limit: '100', ...query })}`, { token });
+  const response = await request(sharedServer(), `/plants?${new URLSearchParams({ tag, limit: '100', ...query })}`, { token });
   expect(response.status, response.text).toBe(200);
   return names(response);
 }
@@ -31,7 +31,7 @@ beforeAll(async () => {
   token = await newToken('search tests');
   for (const name of PLANTS) {
     // Ids above 2^53, which JSON.stringify cannot write, so the body is written by hand.
-    const created = await api('/plants', {
+    const created = await request(sharedServer(), '/plants', {
       method: 'POST',
       token,
       body: `{"id": ${uniqueId()}, "name": ${JSON.stringify(`${name} ${marker}`)}, "tag": "${tag}"}`,
@@ -50,9 +50,9 @@ describe('GET /plants?q=', () => {
   });
 
   it('refuses a q that is too long or holds control characters', async () => {
-    expectError(await api(`/plants?q=${'x'.repeat(201)}`, { token }), 400, 40003, 'q: must be at most 200 characters');
-    expectError(await api('/plants?q=a%00b', { token }), 400, 40003, 'q: must not contain control characters');
-    expectError(await api(`/plants?tag=${'x'.repeat(101)}`, { token }), 400, 40003, 'tag: must be at most 100 characters');
+    expectError(await request(sharedServer(), `/plants?q=${'x'.repeat(201)}`, { token }), 400, 40003, 'q: must be at most 200 characters');
+    expectError(await request(sharedServer(), '/plants?q=a%00b', { token }), 400, 40003, 'q: must not contain control characters');
+    expectError(await request(sharedServer(), `/plants?tag=${'x'.repeat(101)}`, { token }), 400, 40003, 'tag: must be at most 100 characters');
   });
 });
 
@@ -61,7 +61,7 @@ describe('search pages', () => {
     const seen: string[] = [];
     let path = `/plants?${new URLSearchParams({ q: 'a', tag, limit: '2' })}`;
     for (;;) {
-      const page = await api(path, { token });
+      const page = await request(sharedServer(), path, { token });
       expect(page.status).toBe(200);
       seen.push(...names(page));
       const cursor = page.headers.get('next-cursor');

@@ -6,16 +6,17 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { newAccount } from '../support/accounts';
-import { baseUrl, newToken } from '../support/api';
+import { newToken, sharedServer } from '../support/api';
 import { testEngine } from '../support/database';
 import { startServer, type RunningServer } from '../support/server';
-import { rawExchange, signInOn, type RawAnswer } from '../support/sign-in';
+import { rawAnswer, requestBytes, type RawResponse } from '../support/raw-socket';
+import { signInOn } from '../support/sign-in';
 
 let session: string;
 
 beforeAll(async () => {
   const { email, password } = await newAccount('staff', 'headers');
-  session = (await signInOn({ url: baseUrl() }, email, password)).session!;
+  session = (await signInOn({ url: sharedServer().url }, email, password)).session!;
 });
 
 /** The pages of this build, from its own manifest, so a new page is walked without being listed here. */
@@ -29,13 +30,16 @@ function builtPages(): string[] {
 const NOT_FOUND = ['/no-such-page', '/plants/1/more', '/plantsandmore', '/api/no-such-route', '/api/auth/no/such/action', '/openapi.json/more', '/favicon.ico', '/icon.svg/more', '/_next/static/no-such-file.js'];
 const NEXT_AUTH_PAGES = ['/api/auth/signout', '/api/auth/verify-request'];
 
-async function get(path: string, headers: string[] = []): Promise<RawAnswer> {
-  return rawExchange({ url: baseUrl() }, [`GET ${path} HTTP/1.1`, `Host: ${new URL(baseUrl()).host}`, 'Connection: close', ...headers]);
+// A page's first render on a fresh server, on a loaded machine, may take this long.
+const FIRST_RENDER_MS = 30_000;
+
+async function get(path: string, headers: string[] = []): Promise<RawResponse> {
+  return rawAnswer(sharedServer().port, requestBytes([`GET ${path} HTTP/1.1`, `Host: ${new URL(sharedServer().url).host}`, 'Connection: close', ...headers]), { timeoutMs: FIRST_RENDER_MS });
 }
 
-const all = (answer: RawAnswer, name: string) => answer.headers.filter(([header]) => header === name).map(([, value]) => value);
+const all = (answer: RawResponse, name: string) => answer.headerList.filter(([header]) => header === name).map(([, value]) => value);
 
-function expectSecured(answer: RawAnswer, where: string) {
+function expectSecured(answer: RawResponse, where: string) {
   const policies = all(answer, 'content-security-policy');
   expect(policies, `${where}: one CSP`).toHaveLength(1);
   expect(policies[0], where).toContain("frame-ancestors 'none'");
@@ -68,7 +72,7 @@ describe('every HTML answer carries the security headers', () => {
         const nonce = /'nonce-([^']+)'/.exec(policy)?.[1];
         if (nonce) {
           // The page policy: every script the page carries has its nonce, or it would not run.
-          const scripts = answer.body.match(/<script\b[^>]*>/g) ?? [];
+          const scripts = answer.text.match(/<script\b[^>]*>/g) ?? [];
           expect(scripts.length, where).toBeGreaterThan(0);
           for (const script of scripts) expect(script, where).toContain(`nonce="${nonce}"`);
         } else {
@@ -113,10 +117,10 @@ describe('Strict-Transport-Security', () => {
   });
 
   /** Raw answers of `server` to `headers`: a page, the API (200 and 401), next-auth, the document, a 404, and a target main.mjs refuses. */
-  async function answersOf(server: { url: string }, headers: string[] = []): Promise<[string, RawAnswer][]> {
+  async function answersOf(server: { url: string }, headers: string[] = []): Promise<[string, RawResponse][]> {
     const host = `Host: ${new URL(server.url).host}`;
-    const get = (path: string, extra: string[] = []) => rawExchange(server, [`GET ${path} HTTP/1.1`, host, 'Connection: close', ...headers, ...extra]);
-    const answers: [string, RawAnswer][] = [];
+    const get = (path: string, extra: string[] = []) => rawAnswer(Number(new URL(server.url).port), requestBytes([`GET ${path} HTTP/1.1`, host, 'Connection: close', ...headers, ...extra]), { timeoutMs: FIRST_RENDER_MS });
+    const answers: [string, RawResponse][] = [];
     for (const [path, extra, status] of [
       ['/login', [], 200],
       ['/plants?limit=1', [`Authorization: Bearer ${token}`], 200],
@@ -133,16 +137,16 @@ describe('Strict-Transport-Security', () => {
     return answers;
   }
 
-  const expectHsts = (answers: [string, RawAnswer][]) => {
+  const expectHsts = (answers: [string, RawResponse][]) => {
     for (const [where, answer] of answers) expect(all(answer, 'strict-transport-security'), where).toEqual([HSTS]);
   };
-  const expectNoHsts = (answers: [string, RawAnswer][]) => {
+  const expectNoHsts = (answers: [string, RawResponse][]) => {
     for (const [where, answer] of answers) expect(all(answer, 'strict-transport-security'), where).toEqual([]);
   };
 
   it("is never sent without PUBLIC_URL or TRUST_PROXY, whatever X-Forwarded-Proto the client sends", async () => {
-    expectNoHsts(await answersOf({ url: baseUrl() }));
-    expectNoHsts(await answersOf({ url: baseUrl() }, ['X-Forwarded-Proto: https']));
+    expectNoHsts(await answersOf({ url: sharedServer().url }));
+    expectNoHsts(await answersOf({ url: sharedServer().url }, ['X-Forwarded-Proto: https']));
   });
 
   // Engine-independent: the servers of their own run on SQLite only. PUBLIC_URL http, with a

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { db } from '../../lib/db/client';
 import { browser, newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
-import { baseUrl } from '../support/api';
+import { sharedServer } from '../support/api';
 import { actionId, callAction, form, serverActions, type ActionAnswer } from '../support/server-actions';
 
 const serverLog = () => readFileSync(inject('serverLogFile'), 'utf8');
@@ -66,7 +66,7 @@ function expectRefusal(label: string, answer: ActionAnswer): string {
 const nameInLog = (name: string) => name.replace(/Action$/, '');
 
 /** A new session: an action that wrongly did its work above (ending sessions, say) does not fail the tests below. */
-const signInAgain = (account: TestAccount) => signIn(baseUrl(), account);
+const signInAgain = (account: TestAccount) => signIn(sharedServer().url, account);
 
 let admin: TestAccount;
 let staff: TestAccount;
@@ -80,7 +80,7 @@ beforeAll(async () => {
   logStart = serverLog().length;
   admin = await newAccount('admin', 'actions-admin');
   staff = await newAccount('staff', 'actions-staff');
-  [asAdmin, asStaff] = await Promise.all([signIn(baseUrl(), admin), signIn(baseUrl(), staff)]);
+  [asAdmin, asStaff] = await Promise.all([signIn(sharedServer().url, admin), signIn(sharedServer().url, staff)]);
 });
 
 describe('every server action', () => {
@@ -93,7 +93,7 @@ describe('every server action', () => {
   it('refuses a caller with no cookie, whatever the arguments, and logs the refusal by name', async () => {
     for (const { name, file, page } of actions()) {
       for (const args of MALFORMED) {
-        const message = expectRefusal(`${name} ${JSON.stringify(args)}`, await callAction(browser(baseUrl()), page, name, ...args));
+        const message = expectRefusal(`${name} ${JSON.stringify(args)}`, await callAction(browser(sharedServer().url), page, name, ...args));
         if (!OPEN_TO_ANYONE.has(file)) expect.soft(message, name).toBe(SIGNED_OUT);
       }
       if (!OPEN_TO_ANYONE.has(file)) {
@@ -131,7 +131,7 @@ describe('every server action', () => {
 describe('a form action given a string for its form', () => {
   it('with no cookie answers the sign-in refusal, not a 500 with a TypeError in the log', async () => {
     const logBefore = serverLog().length;
-    const response = await fetch(`${baseUrl()}/webhooks`, {
+    const response = await fetch(`${sharedServer().url}/webhooks`, {
       method: 'POST',
       headers: { 'next-action': actionId('createEndpointAction'), 'content-type': 'text/plain;charset=UTF-8' },
       body: '[{"kind":"idle"},"not a form"]',
@@ -180,8 +180,8 @@ describe('the set-password actions, open to anyone', () => {
   it('refuse a made-up link as not valid', async () => {
     const notValid = 'This link is not valid: check that it was copied whole, or ask an admin for a new one.';
     const madeUp = 'a'.repeat(43);
-    expect((await callAction(browser(baseUrl()), '/set-password', 'checkPasswordLinkAction', madeUp)).value).toEqual({ usable: false, message: notValid });
-    expect((await callAction(browser(baseUrl()), '/set-password', 'setPasswordAction', madeUp, 'moss grows on the north side')).value).toEqual({
+    expect((await callAction(browser(sharedServer().url), '/set-password', 'checkPasswordLinkAction', madeUp)).value).toEqual({ usable: false, message: notValid });
+    expect((await callAction(browser(sharedServer().url), '/set-password', 'setPasswordAction', madeUp, 'moss grows on the north side')).value).toEqual({
       ok: false,
       message: notValid,
       linkUsable: false,

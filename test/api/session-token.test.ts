@@ -5,10 +5,10 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { authenticate } from '../../lib/auth/tokens/bearer';
 import { issueSessionToken, SESSION_TOKEN_LIFETIME_SECONDS, type SessionAccount } from '../../lib/auth/tokens/session-token';
 import { newAccount } from '../support/accounts';
-import { api, expectError } from '../support/api';
+import { expectError, request, sharedServer } from '../support/api';
 import { TEST_AUTH_SECRET } from '../support/server';
 
-const list = (token: string) => api('/plants?limit=1', { token });
+const list = (token: string) => request(sharedServer(), '/plants?limit=1', { token });
 
 let account: SessionAccount;
 beforeAll(async () => {

@@ -4,10 +4,11 @@
 // writes "sign-in failed" or "sign-in succeeded". The throttle's store (its claims, expired rows
 // purged) is held to its contract in test/db/contract/auth-stores.test.ts.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError } from '../support/api';
+import { expectError, request } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { requestOn, startServer, type RunningServer } from '../support/server';
-import { csrfOn, logLinesIn, passwordChecksIn, postAuth, rawExchange, refusalOf, signInOn, userIn } from '../support/sign-in';
+import { startServer, type RunningServer } from '../support/server';
+import { rawExchange, requestBytes } from '../support/raw-socket';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, signInOn, userIn } from '../support/sign-in';
 
 const PASSWORD = 'a long limits passphrase';
 let database: TestDatabase;
@@ -96,7 +97,7 @@ describe('sign-in input is limited before any work', () => {
 
   it('a body over 8 KiB is refused with 413 before it is read', async () => {
     const csrf = await csrfOn(server);
-    const response = await requestOn(server, '/api/auth/callback/credentials', {
+    const response = await request(server, '/api/auth/callback/credentials', {
       method: 'POST',
       headers: { cookie: csrf.cookie, 'content-type': 'application/x-www-form-urlencoded' },
       body: new URLSearchParams({ csrfToken: csrf.token, email: 'a@example.com', password: 'x'.repeat(9000), json: 'true' }),
@@ -131,21 +132,23 @@ describe('sign-in input is limited before any work', () => {
       if (response?.ok) health.push(performance.now() - started);
     }, 50);
     try {
-      const answer = await rawExchange(
-        server,
-        [
-          'POST /api/auth/callback/credentials HTTP/1.1',
-          'Host: localhost',
-          'Content-Type: application/x-www-form-urlencoded',
-          chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`,
-        ],
-        stream,
-      );
-      expect(answer.status).toBe(413);
-      expect(answer.firstByteMs).toBeLessThan(1000);
-      expect(JSON.parse(answer.body.replace(/^[0-9a-f]+\r\n|\r\n0\r\n\r\n$/g, ''))).toMatchObject({ error: 41301 });
-      // Health keeps answering while the rest of the body may still be arriving.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      const head = [
+        'POST /api/auth/callback/credentials HTTP/1.1',
+        'Host: localhost',
+        'Content-Type: application/x-www-form-urlencoded',
+        chunked ? 'Transfer-Encoding: chunked' : `Content-Length: ${size}`,
+      ];
+      const exchange = await rawExchange(server.port, [
+        { bytes: requestBytes(head), methods: [] },
+        { bytes: stream, methods: ['POST'] },
+      ]);
+      const [answer] = exchange.responses;
+      expect(answer?.status, exchange.ending).toBe(413);
+      expect(answer.at).toBeLessThan(1000);
+      expect(JSON.parse(answer.text)).toMatchObject({ error: 41301 });
+      // Health keeps answering after the refusal too: a probe sent after it has come back.
+      const probesBefore = health.length;
+      await expect.poll(() => health.length, { timeout: 5000 }).toBeGreaterThan(probesBefore);
     } finally {
       stop = true;
       clearInterval(probe);

@@ -4,12 +4,12 @@
 // `Location: /<TAB>/evil.example`, which a browser reads as //evil.example.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/accounts';
-import { baseUrl } from '../support/api';
+import { sharedServer } from '../support/api';
 import { csrfOn, postAuth, signInOn } from '../support/sign-in';
 
 let email: string;
 let PASSWORD: string;
-const server = () => ({ url: baseUrl() });
+const server = () => ({ url: sharedServer().url });
 
 beforeAll(async () => {
   ({ email, password: PASSWORD } = await newAccount('staff', 'redirects'));
@@ -39,14 +39,14 @@ const HOSTILE = [
 /** A destination that keeps a browser on the site it came from, written in plain ASCII. */
 function expectOnSite(destination: string | null) {
   expect(destination).not.toBeNull();
-  const site = new URL(baseUrl());
+  const site = new URL(sharedServer().url);
   const resolved = new URL(destination!, `${site.origin}/login`);
   expect(resolved.origin, destination!).toBe(site.origin);
   expect(destination).toMatch(/^[\x21-\x7e]+$/);
   expect(destination).not.toMatch(/\\|^\/\/|^javascript:/i);
 }
 
-const get = (path: string, cookie = '') => fetch(`${baseUrl()}${path}`, { redirect: 'manual', headers: { cookie } });
+const get = (path: string, cookie = '') => fetch(`${sharedServer().url}${path}`, { redirect: 'manual', headers: { cookie } });
 const query = (value: string) => new URLSearchParams({ callbackUrl: value }).toString();
 
 describe.each(HOSTILE)('callbackUrl %j', (value) => {
@@ -61,7 +61,7 @@ describe.each(HOSTILE)('callbackUrl %j', (value) => {
   it("next-auth's sign-in endpoint sends to the login page with a path on this site", async () => {
     const response = await get(`/api/auth/signin?${query(value)}`);
     expect(response.status).toBe(302);
-    const location = new URL(response.headers.get('location')!, baseUrl());
+    const location = new URL(response.headers.get('location')!, sharedServer().url);
     expect(location.pathname).toBe('/login');
     expectOnSite(location.searchParams.get('callbackUrl'));
   });
@@ -89,7 +89,7 @@ describe.each(HOSTILE)('callbackUrl %j', (value) => {
     expect((await get('/login', cookie)).status).toBe(200);
     const session = await freshSession();
     expect((await get('/tokens', `${cookie}; ${session}`)).status).toBe(200);
-    const token = await fetch(`${baseUrl()}/api/session-token`, { method: 'POST', headers: { cookie: `${cookie}; ${session}` } });
+    const token = await fetch(`${sharedServer().url}/api/session-token`, { method: 'POST', headers: { cookie: `${cookie}; ${session}` } });
     expect(token.status).toBe(200);
     const csrf = await csrfOn(server(), cookie);
     const answer = await postAuth(server(), 'callback/credentials', { email, password: PASSWORD }, { csrf });

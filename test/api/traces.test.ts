@@ -5,11 +5,11 @@
 // trace whose traceparent reached the receiver; the request's log line names the trace. A third
 // server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { uniqueId } from '../support/api';
+import { createOn, uniqueId } from '../support/api';
 import { copyTestDatabase, createTestDatabase, testEngine, tokenIn } from '../support/database';
 import { SPAN_KIND, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { createOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { endpointIn } from '../support/webhooks';
 
 // Every variable set, for the servers with tracing and the one without, but the endpoint.

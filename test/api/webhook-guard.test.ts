@@ -7,10 +7,10 @@ import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { ApiError } from '../../lib/errors';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { checkDestination, checkingLookup, parseWebhookUrl, RefusedAddressError } from '../../lib/webhooks/guard';
-import { uniqueId } from '../support/api';
+import { createOn, uniqueId } from '../support/api';
 import { createTestDatabase, tokenIn } from '../support/database';
 import { startReceiver } from '../support/receiver';
-import { createOn, startServer } from '../support/server';
+import { startServer } from '../support/server';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
 const cleanups: (() => unknown)[] = [];

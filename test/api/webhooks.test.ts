@@ -3,7 +3,7 @@
 // dispatcher's store itself (fan-out, claims, leases) is held to its contract in
 // test/db/contract/deliveries.test.ts.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { uniqueId } from '../support/api';
+import { createOn, request, uniqueId } from '../support/api';
 import { staffContext } from '../../lib/audit/context';
 import { listAuditRecords } from '../../lib/audit/service';
 import {
@@ -16,7 +16,7 @@ import {
 import { newAccount, signIn } from '../support/accounts';
 import { createTestDatabase, testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { callAction, form } from '../support/server-actions';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
@@ -76,7 +76,7 @@ describe('webhook deliveries', () => {
   it('deliver plant.deleted with the plant as it was, after its plant.created', async () => {
     const id = uniqueId();
     await createOn(server, token, plantJson(id, 'Short-lived'));
-    expect((await requestOn(server, `/plants/${id}`, { method: 'DELETE', headers: bearer() })).status).toBe(204);
+    expect((await request(server, `/plants/${id}`, { method: 'DELETE', headers: bearer() })).status).toBe(204);
     const [deleted] = await receiver.waitFor((d) => d.event.type === 'plant.deleted' && d.event.data.id === id);
     expect(deleted.event.data).toEqual({ id, name: 'Short-lived' });
     const forPlant = receiver.deliveries.filter((d) => d.event.data.id === id).map((d) => d.event.type);
@@ -88,7 +88,7 @@ describe('webhook deliveries', () => {
     await createOn(server, token, plantJson(id, 'Once'));
     expect((await createOn(server, token, plantJson(id, 'Once'))).headers.get('idempotent-replayed')).toBe('true');
     expect((await createOn(server, token, plantJson(id, 'Conflict'))).status).toBe(409);
-    expect((await requestOn(server, `/plants/${uniqueId()}`, { method: 'DELETE', headers: bearer() })).status).toBe(404);
+    expect((await request(server, `/plants/${uniqueId()}`, { method: 'DELETE', headers: bearer() })).status).toBe(404);
     // A later change's delivery comes after anything those could have sent.
     const marker = uniqueId();
     await createOn(server, token, plantJson(marker, 'Marker'));
@@ -102,7 +102,7 @@ describe('webhook deliveries', () => {
     const id = uniqueId();
     await createOn(server, token, `{"id": ${id}, "name": "Before", "tag": "old"}`);
     const patch = (body: string) =>
-      requestOn(server, `/plants/${id}`, { method: 'PATCH', headers: { ...bearer(), 'content-type': 'application/merge-patch+json' }, body });
+      request(server, `/plants/${id}`, { method: 'PATCH', headers: { ...bearer(), 'content-type': 'application/merge-patch+json' }, body });
     expect((await patch('{"name": "After", "tag": null}')).status).toBe(200);
     expect((await patch('{"name": "After"}')).status).toBe(200);
     const [updated] = await receiver.waitFor((d) => d.event.type === 'plant.updated' && d.event.data.id === id);
@@ -118,7 +118,7 @@ describe('webhook deliveries', () => {
     await createOn(server, token, plantJson(existing, 'Already here'));
     const [a, b] = [uniqueId(), uniqueId()];
     const items = [`{"id": ${a}, "name": "Batch A"}`, `{"id": ${existing}, "name": "Already here"}`, `{"id": ${existing}, "name": "Conflict"}`, `{"id": ${b}, "name": "Batch B"}`, '{"id": 1.5}'];
-    const answer = await requestOn(server, '/plants/batch', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: `[${items.join(',')}]` });
+    const answer = await request(server, '/plants/batch', { method: 'POST', headers: { ...bearer(), 'content-type': 'application/json' }, body: `[${items.join(',')}]` });
     expect(answer.status).toBe(200);
     await receiver.waitFor((d) => d.event.data.id === a || d.event.data.id === b, { count: 2 });
     const marker = uniqueId();
@@ -148,7 +148,7 @@ describe('webhook deliveries', () => {
     const id = uniqueId();
     for (const name of ['First', 'Second']) {
       await createOn(server, token, plantJson(id, name));
-      expect((await requestOn(server, `/plants/${id}`, { method: 'DELETE', headers: bearer() })).status).toBe(204);
+      expect((await request(server, `/plants/${id}`, { method: 'DELETE', headers: bearer() })).status).toBe(204);
     }
     await receiver.waitFor((d) => d.event.data.id === id, { count: 4 });
     const order = receiver.deliveries.filter((d) => d.event.data.id === id).map((d) => `${d.event.type} ${d.event.data.name}`);
@@ -296,7 +296,7 @@ describe.runIf(testEngine() === 'postgresql')('without a long-running dispatcher
   it('deliver right after the response, and leave retries to the cron route, which only the scheduler may call', async () => {
     const cronSecret = 'cron-secret-for-tests';
     // VERCEL=1: no dispatcher in the process; Next's router, where after() runs.
-    const { receiver, server, token } = await setUp({ VERCEL: '1', API_DIRECT_ROUTES: 'off', CRON_SECRET: cronSecret });
+    const { database, receiver, server, token } = await setUp({ VERCEL: '1', API_DIRECT_ROUTES: 'off', CRON_SECRET: cronSecret });
     receiver.respondWith(({ count }) => (count === 0 ? 503 : 204));
     const id = uniqueId();
     const sent = performance.now();
@@ -304,10 +304,15 @@ describe.runIf(testEngine() === 'postgresql')('without a long-running dispatcher
     await expect.poll(() => receiver.attempts.length).toBe(1);
     expect(performance.now() - sent).toBeLessThan(2000);
 
-    // The retry falls due after 100 ms, but nothing here sends it until the scheduler calls.
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // The retry falls due 100 ms after the first attempt, but nothing here sends it until the
+    // scheduler calls. So that "nothing" means something: once the first attempt's result is
+    // stored, the server's clock is moved a minute on (the retry long due by the server's own
+    // time) and a request is answered (after which after() work runs); still one attempt.
+    await expect.poll(async () => (await deliveriesIn(database)).map((row) => [Number(row.attempts), Number(row.lastStatusCode)])).toEqual([[1, 503]]);
+    await server.clock.advance(60_000);
+    expect((await request(server, `/plants/${id}`, { token })).status).toBe(200);
     expect(receiver.attempts).toHaveLength(1);
-    const cron = (authorization?: string) => requestOn(server, '/api/cron/webhooks', { headers: authorization ? { authorization } : {} });
+    const cron = (authorization?: string) => request(server, '/api/cron/webhooks', { headers: authorization ? { authorization } : {} });
     expect((await cron()).status).toBe(401);
     expect((await cron('Bearer not-the-secret')).status).toBe(401);
     expect((await cron(`Bearer ${token}`)).status).toBe(401);
@@ -321,7 +326,7 @@ describe.runIf(testEngine() === 'postgresql')('without a long-running dispatcher
     ]);
     expect(receiver.rejected).toEqual([]);
     // The daily prune answers what it removed.
-    const pruned = await requestOn(server, '/api/cron/retention', { headers: { authorization: `Bearer ${cronSecret}` } });
+    const pruned = await request(server, '/api/cron/retention', { headers: { authorization: `Bearer ${cronSecret}` } });
     expect(pruned.body).toEqual({ auditEvents: 0, deliveries: 0, events: 0 });
   });
 });

@@ -1,7 +1,7 @@
 // The operator commands, run as an operator runs them, against the shared test database.
 import { execFile } from 'node:child_process';
 import { describe, expect, inject, it } from 'vitest';
-import { api, expectError } from '../support/api';
+import { expectError, request, sharedServer } from '../support/api';
 import { developmentScript, operatorScript } from '../support/cli';
 
 // Asynchronous on purpose: spawnSync would stall this process's event loop for as long as the
@@ -28,7 +28,7 @@ describe('npm run token', () => {
     expect(created.stdout).toMatch(/Created API token (tok_\w+) "ci deploy" \(expires \d{4}-\d\d-\d\d/);
     const id = /Created API token (tok_\w+)/.exec(created.stdout)![1];
 
-    expect((await api('/plants', { token })).status).toBe(200);
+    expect((await request(sharedServer(), '/plants', { token })).status).toBe(200);
 
     const listed = await run('token', 'list');
     expect(listed.status).toBe(0);
@@ -40,7 +40,7 @@ describe('npm run token', () => {
 
     const revoked = await run('token', 'revoke', id);
     expect(revoked.status, revoked.stderr).toBe(0);
-    expectError(await api('/plants', { token }), 401, 40104);
+    expectError(await request(sharedServer(), '/plants', { token }), 401, 40104);
     expect((await run('token', 'list')).stdout.split('\n').find((line) => line.startsWith(id))).toMatch(/revoked$/);
   });
 
@@ -49,8 +49,8 @@ describe('npm run token', () => {
     expect(readOnly.status, readOnly.stderr).toBe(0);
     expect(readOnly.stdout).toContain('\nScopes: plants:read\n');
     const token = readOnly.stdout.trimEnd().split('\n').at(-1)!;
-    expect((await api('/plants', { token })).status).toBe(200);
-    expectError(await api('/plants', { method: 'POST', token, body: '{"id": 1, "name": "No"}' }), 403, 40301);
+    expect((await request(sharedServer(), '/plants', { token })).status).toBe(200);
+    expectError(await request(sharedServer(), '/plants', { method: 'POST', token, body: '{"id": 1, "name": "No"}' }), 403, 40301);
 
     const everything = await run('token', 'create', '--name', 'operator', '--scopes', 'plants:read, plants:write,webhooks:manage,audit:read,metrics:read');
     expect(everything.stdout).toContain('\nScopes: plants:read,plants:write,webhooks:manage,audit:read,metrics:read\n');
@@ -60,10 +60,10 @@ describe('npm run token', () => {
     expect(scraper.status, scraper.stderr).toBe(0);
     expect(scraper.stdout).toContain('\nScopes: metrics:read\n');
     const scraperToken = scraper.stdout.trimEnd().split('\n').at(-1)!;
-    const scraped = await api('/metrics', { token: scraperToken });
+    const scraped = await request(sharedServer(), '/metrics', { token: scraperToken });
     expect(scraped.status, scraped.text).toBe(200);
     expect(scraped.text).toContain('# TYPE http_server_request_duration_seconds histogram');
-    expectError(await api('/plants', { token: scraperToken }), 403, 40301);
+    expectError(await request(sharedServer(), '/plants', { token: scraperToken }), 403, 40301);
     const listed = (await run('token', 'list')).stdout.split('\n');
     expect(listed[0]).toMatch(/^ID\s+NAME\s+PREFIX\s+SCOPES\s+OWNER\s+CREATED/);
     expect(listed.find((line) => line.includes('read only'))).toMatch(/\splants:read\s+-\s/);

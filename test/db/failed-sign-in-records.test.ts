@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import type { ChangeContext } from '../../lib/audit/context';
 import { FAILED_SIGN_INS_RECORDED_IN_FULL, recordFailedSignIn } from '../../lib/auth/sessions/sign-in-failures';
 import { db } from '../../lib/db/client';
-import { ownDatabase } from '../support/own-database';
+import { processOnOwnDatabase } from '../support/fixtures';
 
-ownDatabase();
+processOnOwnDatabase();
 
 const MINUTE = 60_000;
 // A minute of its own, far from the clock, so nothing else in the process shares its windows.

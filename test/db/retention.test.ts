@@ -3,9 +3,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { pruneExpired } from '../../lib/retention';
 import { testEngine } from '../support/database';
-import { ownDatabase } from '../support/own-database';
+import { processOnOwnDatabase } from '../support/fixtures';
 
-const database = ownDatabase();
+const database = processOnOwnDatabase();
 
 const previous = process.env.AUDIT_RETENTION_DAYS;
 afterEach(() => {

@@ -1,9 +1,9 @@
 // Two production servers sharing one PostgreSQL database behave as one service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectError, uniqueId } from '../support/api';
+import { createOn, expectError, request, uniqueId } from '../support/api';
 import { startOfWindow } from '../support/clock';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, userIn } from '../support/sign-in';
 
 const LIMIT = 50;
@@ -44,7 +44,7 @@ describe('two instances on one PostgreSQL database', () => {
   it('a token revoked through one instance is refused by the other within a second', async () => {
     const { id, token } = await tokenIn(database.url, 'soon revoked');
     // Both instances have just verified (and may cache) the token.
-    for (const server of servers) expect((await requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+    for (const server of servers) expect((await request(server, '/plants', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
 
     // The write any instance makes when staff revoke a token (lib/auth/tokens/api-tokens.ts).
     const revokedAt = performance.now();
@@ -52,12 +52,12 @@ describe('two instances on one PostgreSQL database', () => {
     const refusedAfter = await Promise.all(
       servers.map(async (server) => {
         for (;;) {
-          const response = await requestOn(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
+          const response = await request(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
           if (response.status === 401) {
             expectError(response, 401, 40104);
             return performance.now() - revokedAt;
           }
-          await new Promise((resolve) => setTimeout(resolve, 20));
+          await new Promise((resolve) => setTimeout(resolve, 20)); // paces the probes of this measurement
         }
       }),
     );
@@ -71,7 +71,7 @@ describe('two instances on one PostgreSQL database', () => {
     // 30 on each: either instance alone would allow all of its 30.
     const responses = await Promise.all(
       Array.from({ length: 60 }, (_, index) =>
-        requestOn(servers[index % 2], '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } }),
+        request(servers[index % 2], '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } }),
       ),
     );
     expect(responses.filter((response) => response.status === 200)).toHaveLength(LIMIT);

@@ -4,10 +4,10 @@
 // so it runs on SQLite only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generateApiToken } from '../../lib/auth/tokens/format';
-import { expectError } from '../support/api';
+import { expectError, request } from '../support/api';
 import { startOfWindow } from '../support/clock';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, postAuth, signInOn, userIn } from '../support/sign-in';
 
 const EMAIL = 'forwarded@example.com';
@@ -38,9 +38,9 @@ describe('forwarded headers', () => {
   async function originsNamed(server: RunningServer, headers: Record<string, string>) {
     const named: string[] = [];
     const collect = (text: string | null) => named.push(...(text?.match(/https?:\/\/[a-z0-9.-]+(:\d+)?/gi) ?? []));
-    const document = await requestOn(server, '/openapi.json', { headers });
+    const document = await request(server, '/openapi.json', { headers });
     collect((document.body as { servers: { url: string }[] }).servers[0].url);
-    const signOutPage = await requestOn(server, '/api/auth/signout', { headers });
+    const signOutPage = await request(server, '/api/auth/signout', { headers });
     collect(/<form action="([^"]*)"/.exec(signOutPage.text)?.[1] ?? 'missing');
     const signInPage = await fetch(`${server.url}/api/auth/signin?callbackUrl=%2Ftokens`, { headers, redirect: 'manual' });
     collect(decodeURIComponent(signInPage.headers.get('location') ?? ''));
@@ -64,9 +64,9 @@ describe('forwarded headers', () => {
 
   it('without TRUST_PROXY or PUBLIC_URL, answers name no origin at all, whatever the client sends', async () => {
     expect(await originsNamed(plain, EVIL)).toEqual([]);
-    const document = await requestOn(plain, '/openapi.json', { headers: EVIL });
+    const document = await request(plain, '/openapi.json', { headers: EVIL });
     expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
-    const signOutPage = await requestOn(plain, '/api/auth/signout', { headers: EVIL });
+    const signOutPage = await request(plain, '/api/auth/signout', { headers: EVIL });
     expect(signOutPage.text).toContain('<form action="/api/auth/signout" method="POST">');
   });
 
@@ -80,7 +80,7 @@ describe('forwarded headers', () => {
     const named = await originsNamed(proxied, { 'x-forwarded-host': 'plants.example.net', 'x-forwarded-proto': 'https' });
     expect(named.length).toBeGreaterThanOrEqual(2);
     expect(new Set(named)).toEqual(new Set(['https://plants.example.net']));
-    const document = await requestOn(proxied, '/openapi.json', { headers: { 'x-forwarded-host': 'plants.example.net' } });
+    const document = await request(proxied, '/openapi.json', { headers: { 'x-forwarded-host': 'plants.example.net' } });
     expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
   });
 
@@ -89,7 +89,7 @@ describe('forwarded headers', () => {
     await startOfWindow(plain.clock);
     const answers = [];
     for (let index = 1; index <= 6; index++) {
-      answers.push(await requestOn(plain, '/plants', { headers: { authorization: `Bearer ${generateApiToken()}`, 'x-forwarded-for': `198.51.100.${index}` } }));
+      answers.push(await request(plain, '/plants', { headers: { authorization: `Bearer ${generateApiToken()}`, 'x-forwarded-for': `198.51.100.${index}` } }));
     }
     expect(answers.slice(0, 5).map((answer) => answer.status)).toEqual([401, 401, 401, 401, 401]);
     expectError(answers[5], 429, 42902);

@@ -5,9 +5,9 @@ import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'no
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { uniqueId } from '../support/api';
+import { createOn, uniqueId } from '../support/api';
 import { tokenIn } from '../support/database';
-import { createOn, freePort, TEST_AUTH_SECRET } from '../support/server';
+import { freePort, TEST_AUTH_SECRET } from '../support/server';
 
 /** The inode of the socket listening on 127.0.0.1:`port`, from /proc/net/tcp. */
 function listeningSocket(port: number): string {
@@ -54,7 +54,7 @@ describe('npm start', () => {
         const healthy = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
         if (healthy) break;
         expect(performance.now() - started, `not healthy in 30 s:\n${output}`).toBeLessThan(30_000);
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await new Promise((resolve) => setTimeout(resolve, 50)); // paces the health poll (its deadline is above)
       }
       console.log(`npm start: healthy after ${Math.round(performance.now() - started)} ms (migrations applied to a new file)`);
 

@@ -1,27 +1,55 @@
-// Talking to the test server the way a client would: raw HTTP, raw JSON text.
+// Talking to a test server the way a client would: one HTTP request, its answer as raw JSON text.
+// The project's shared server (test/support/global-setup.ts) is `sharedServer()`; a server of a
+// test's own (test/support/fixtures.ts) is passed the same way.
 import { randomBytes } from 'node:crypto';
 import { expect, inject } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
+import { clockAt, type ServerClock } from './clock';
 
 export type ApiResponse = { status: number; headers: Headers; text: string; body: unknown };
 
-export function baseUrl(): string {
-  return inject('baseUrl');
+/** A server a test talks to: its base URL (no trailing slash). */
+export type Server = { url: string };
+
+/** The project's shared server, started once for all its test files (test/support/global-setup.ts). */
+export function sharedServer(): Server & { port: number; clock: ServerClock } {
+  const url = inject('baseUrl');
+  return { url, port: Number(new URL(url).port), clock: clockAt(inject('clockPort')) };
 }
 
-export async function api(
-  path: string,
-  options: { method?: string; token?: string; body?: string | object; headers?: Record<string, string> } = {},
-): Promise<ApiResponse> {
-  const headers: Record<string, string> = { ...options.headers };
-  if (options.token) headers.authorization ??= `Bearer ${options.token}`;
-  let body: string | undefined;
-  if (options.body !== undefined) {
-    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
-    headers['content-type'] ??= 'application/json';
+export type RequestOptions = Omit<RequestInit, 'body' | 'headers'> & {
+  /** Sent as `Authorization: Bearer <token>` unless the headers name one. */
+  token?: string;
+  /** A string (or other fetch body) is sent as given; anything else as its JSON. Either is application/json unless the headers say otherwise. */
+  body?: RequestInit['body'] | object;
+  headers?: Record<string, string>;
+};
+
+function isFetchBody(body: unknown): body is NonNullable<RequestInit['body']> {
+  return (
+    typeof body === 'string' ||
+    body instanceof URLSearchParams ||
+    body instanceof FormData ||
+    body instanceof Blob ||
+    body instanceof ArrayBuffer ||
+    ArrayBuffer.isView(body) ||
+    body instanceof ReadableStream
+  );
+}
+
+/** One request to `server`, through fetch (so test/support/observed.ts sees its answer). */
+export async function request(server: Server, path: string, options: RequestOptions = {}): Promise<ApiResponse> {
+  const { token, body: given, headers: givenHeaders, ...init } = options;
+  const headers: Record<string, string> = { ...givenHeaders };
+  const named = (name: string) => Object.keys(headers).some((key) => key.toLowerCase() === name);
+  if (token && !named('authorization')) headers.authorization = `Bearer ${token}`;
+  let body: RequestInit['body'] | undefined;
+  if (given !== undefined && given !== null) {
+    body = isFetchBody(given) ? given : JSON.stringify(given);
+    if (typeof body === 'string' && !named('content-type')) headers['content-type'] = 'application/json';
   }
-  const response = await fetch(`${baseUrl()}${path}`, { method: options.method ?? 'GET', headers, body });
+  const response = await fetch(`${server.url}${path}`, { method: 'GET', ...init, headers, body });
   const text = await response.text();
   let parsed: unknown;
   try {
@@ -31,6 +59,9 @@ export async function api(
   }
   return { status: response.status, headers: response.headers, text, body: parsed };
 }
+
+/** POST /plants on `server` with `body` as given (raw JSON text). */
+export const createOn = (server: Server, token: string, body: string) => request(server, '/plants', { method: 'POST', token, body });
 
 /** A fresh API token, made the way the CLI makes them. */
 export async function newToken(name = 'test'): Promise<string> {

@@ -102,7 +102,7 @@ export async function startReceiver(secret?: string): Promise<Receiver> {
         if (Date.now() > deadline) {
           throw new Error(`waited ${timeoutMs} ms for ${count} deliveries, got ${found.length} (of ${deliveries.length}; rejected: ${rejected.join('; ') || 'none'})`);
         }
-        await new Promise((resolve) => setTimeout(resolve, 20));
+        await new Promise((resolve) => setTimeout(resolve, 20)); // paces the poll (its deadline is above)
       }
     },
     close: () =>

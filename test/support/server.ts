@@ -105,27 +105,3 @@ export async function startServer(options: {
     },
   };
 }
-
-export type ServerResponse = { status: number; headers: Headers; text: string; body: unknown };
-
-/** A raw HTTP exchange with a server of the test's own (not the shared one). */
-export async function requestOn(server: { url: string }, pathname: string, init: RequestInit = {}): Promise<ServerResponse> {
-  const response = await fetch(`${server.url}${pathname}`, init);
-  const text = await response.text();
-  let body: unknown;
-  try {
-    body = text ? JSON.parse(text) : undefined;
-  } catch {
-    body = undefined;
-  }
-  return { status: response.status, headers: response.headers, text, body };
-}
-
-/** POST /plants on a server of the test's own. */
-export function createOn(server: { url: string }, token: string, body: string): Promise<ServerResponse> {
-  return requestOn(server, '/plants', {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body,
-  });
-}

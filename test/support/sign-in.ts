@@ -1,7 +1,6 @@
-// Signing in as a browser does, over next-auth's endpoints, and the raw HTTP that fetch would not
-// send or would tidy up.
+// Signing in as a browser does, over next-auth's endpoints. (The raw HTTP that fetch would not send
+// or would tidy up goes through test/support/raw-socket.ts.)
 import { execFile } from 'node:child_process';
-import net from 'node:net';
 import { operatorScript } from './cli';
 
 type Server = { url: string };
@@ -75,45 +74,3 @@ export const passwordChecksIn = (output: string, email: string) => logLinesIn(ou
 
 /** The reason next-auth gives for a refused sign-in (its `error` parameter), or null. */
 export const refusalOf = (answer: AuthAnswer) => (answer.url ? new URL(answer.url, 'http://x').searchParams.get('error') : null);
-
-export type RawAnswer = { status: number; headers: [string, string][]; body: string; firstByteMs: number };
-
-/**
- * One exchange over a fresh socket, exactly as written: `head` is the request line and headers
- * (CRLF line ends added), `body` is written after it, by a function if it is to be streamed.
- */
-export function rawExchange(server: Server, head: string[], body?: string | ((socket: net.Socket) => void)): Promise<RawAnswer> {
-  const { hostname, port } = new URL(server.url);
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    let firstByteMs = -1;
-    const chunks: Buffer[] = [];
-    const socket = net.connect(Number(port), hostname);
-    socket.on('data', (chunk) => {
-      if (firstByteMs < 0) firstByteMs = performance.now() - started;
-      chunks.push(chunk);
-      // One answer is all this waits for: done once the head and a declared body have arrived.
-      const text = Buffer.concat(chunks).toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      const length = /\r\ncontent-length: *(\d+)/i.exec(text.slice(0, end))?.[1];
-      if (end >= 0 && (length !== undefined ? text.length - end - 4 >= Number(length) : /\r\n0\r\n\r\n$/.test(text))) finish();
-    });
-    socket.on('error', (error) => (chunks.length ? finish() : reject(error)));
-    socket.on('close', () => finish());
-    let done = false;
-    function finish() {
-      if (done) return;
-      done = true;
-      socket.destroy();
-      const text = Buffer.concat(chunks).toString('latin1');
-      const end = text.indexOf('\r\n\r\n');
-      if (end < 0) return reject(new Error(`no answer: ${JSON.stringify(text.slice(0, 200))}`));
-      const [statusLine, ...lines] = text.slice(0, end).split('\r\n');
-      const headers = lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()] as [string, string]);
-      resolve({ status: Number(statusLine.split(' ')[1]), headers, body: text.slice(end + 4), firstByteMs });
-    }
-    socket.write(`${head.join('\r\n')}\r\n\r\n`);
-    if (typeof body === 'string') socket.write(body);
-    else body?.(socket);
-  });
-}

@@ -6,9 +6,9 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { claimLoginAttempt } from '../../../lib/auth/passwords/login-throttle';
 import { db, type Transaction } from '../../../lib/db/client';
 import { engine } from '../../../lib/db/engine';
-import { ownDatabase } from '../../support/own-database';
+import { processOnOwnDatabase } from '../../support/fixtures';
 
-const database = ownDatabase();
+const database = processOnOwnDatabase();
 
 const MINUTE = 60_000;
 // A moment of its own, far from the clock, so nothing else in the process shares its windows.
@@ -99,7 +99,12 @@ describe('token use', () => {
 
   it('takes a token deleted meanwhile as no fault, and makes nothing', async () => {
     await expect(engine().tokenUse.recordUse('tok_gone', new Date(start))).resolves.toBeUndefined();
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Notes are written in order (on SQLite, at once while the file is free): once a note made
+    // after it is in, the one for the deleted token has run too.
+    const id = `tok_after${Date.now()}`;
+    await db().apiToken.create({ data: { id, name: 'after', prefix: 'pst_aft', hash: `hash-${id}` } });
+    await engine().tokenUse.recordUse(id, new Date(start));
+    await expect.poll(async () => (await db().apiToken.findUniqueOrThrow({ where: { id } })).lastUsedAt).toEqual(new Date(start));
     expect(await db().apiToken.findUnique({ where: { id: 'tok_gone' } })).toBeNull();
   });
 });

@@ -9,9 +9,9 @@ import type { AttemptOutcome, OutboxRow } from '../../../lib/db/stores';
 import { createWebhookEndpoint } from '../../../lib/webhooks/endpoints';
 import { insertOutboxRows, plantEvent, testEvent } from '../../../lib/webhooks/outbox';
 import { recipientsOf } from '../../../lib/webhooks/recipients';
-import { ownDatabase } from '../../support/own-database';
+import { processOnOwnDatabase } from '../../support/fixtures';
 
-ownDatabase();
+processOnOwnDatabase();
 
 const deliveries = () => engine().deliveries;
 const SECOND = 1000;

@@ -16,10 +16,10 @@ import { recordedChange } from '../../../lib/plants/service';
 import { foldForSearch } from '../../../lib/shared/fold';
 import { uniqueId } from '../../support/api';
 import { testEngine } from '../../support/database';
-import { ownDatabase } from '../../support/own-database';
+import { processOnOwnDatabase } from '../../support/fixtures';
 import { SEARCH_NAMES } from '../../support/search-names';
 
-const database = ownDatabase();
+const database = processOnOwnDatabase();
 
 const store = () => engine().plants;
 const INT64_MAX = 9223372036854775807n;
@@ -373,10 +373,12 @@ describe('a database that stays busy', () => {
     const release = holdWriteLock();
     const id = uniqueId();
     const stored = store().insertMany([plant('Patient', null, id)], unrecorded);
-    // The event loop keeps turning while the change waits: a write that waited for the lock
-    // synchronously would hold it for its 5 s.
+    // The event loop keeps turning while the change waits: a 300 ms timer, the probe of this
+    // measurement, fires in time, where a write that waited for the lock synchronously would hold
+    // the loop for its 5 s.
     const started = Date.now();
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    const timerProbe = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    await timerProbe(300);
     expect(Date.now() - started).toBeLessThan(2000);
     release();
     expect((await stored)[0]).toMatchObject({ inserted: true, row: { id, name: 'Patient' } });

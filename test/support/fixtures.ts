@@ -1,0 +1,81 @@
+// Servers and databases of a test file's own, as vitest fixtures (test.extend), with their cleanup
+// built in: whatever a test or file starts is stopped, and whatever it makes is removed, when it
+// ends, whether it passed or not. Each test file runs in its own process.
+//
+//   ownDatabase       a migrated database of the file's own (file-scoped)
+//   ownServer         the production server on it, with `ownServerEnv` (file-scoped)
+//   ownServerEnv      the settings ownServer starts with: override it with withServerEnv()
+//   startOwnServer    starts servers of the test's own, each with its own settings and (unless
+//                     given one) its own database; all stopped and removed after the test
+//
+// processOnOwnDatabase() is for files whose rules depend on every row there is (the first account, the
+// last admin): it also points this process's lib/db at a database of the file's own.
+import { afterAll, beforeAll, test as base } from 'vitest';
+import { closeDb } from '../../lib/db/engine';
+import { createTestDatabase, type TestDatabase } from './database';
+import { startServer, type RunningServer } from './server';
+
+export type OwnServerOptions = Omit<Parameters<typeof startServer>[0], 'databaseUrl'> & {
+  /** A database to share (another server's, say); by default one of the server's own. */
+  database?: TestDatabase;
+};
+
+export type OwnServer = RunningServer & { database: TestDatabase };
+
+export const test = base
+  .extend('ownServerEnv', { scope: 'file' }, {} as Record<string, string>)
+  .extend('ownDatabase', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    onCleanup(() => database.remove());
+    return database;
+  })
+  .extend('ownServer', { scope: 'file' }, async ({ ownDatabase, ownServerEnv }, { onCleanup }) => {
+    const server = await startServer({ databaseUrl: ownDatabase.url, env: ownServerEnv });
+    onCleanup(() => server.stop('SIGKILL'));
+    return server;
+  })
+  .extend('startOwnServer', async ({}, { onCleanup }) => {
+    const started: OwnServer[] = [];
+    const made: TestDatabase[] = [];
+    onCleanup(async () => {
+      await Promise.all(started.map((server) => server.stop('SIGKILL')));
+      for (const database of made) await database.remove();
+    });
+    return async (options: OwnServerOptions = {}): Promise<OwnServer> => {
+      const { database: given, ...serverOptions } = options;
+      let database = given;
+      if (!database) made.push((database = await createTestDatabase()));
+      const server = await startServer({ ...serverOptions, databaseUrl: database.url });
+      started.push(Object.assign(server, { database }));
+      return started.at(-1)!;
+    };
+  });
+
+/** `test` with ownServer started with `env`. */
+export const withServerEnv = (env: Record<string, string>) => test.extend('ownServerEnv', { scope: 'file' }, env);
+
+/**
+ * Gives this test file a database of its own, and points this process's lib/db at it: for rules
+ * that depend on every account there is (the first account, the last admin), and for servers of
+ * the file's own. The shared database is untouched.
+ */
+export function processOnOwnDatabase(): { readonly url: string; execute(sql: string): Promise<unknown[]> } {
+  let database: TestDatabase | undefined;
+  const shared = process.env.DATABASE_URL;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+    await closeDb();
+    process.env.DATABASE_URL = database.url;
+  });
+  afterAll(async () => {
+    await closeDb();
+    process.env.DATABASE_URL = shared;
+    await database?.remove();
+  });
+  return {
+    get url() {
+      return database!.url;
+    },
+    execute: (sql) => database!.execute(sql),
+  };
+}
