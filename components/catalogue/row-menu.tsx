@@ -44,11 +44,11 @@ export function RowMenu({
   }, [expanded]);
 
   // The Actions button takes focus first: a dialog the action opens gives focus back to it.
-  const choose = (action: () => void) => () => {
+  function choose(action: () => void) {
     wrapper.current?.querySelector('button')?.focus();
     setExpanded(false);
     action();
-  };
+  }
 
   async function copy() {
     setExpanded(false);
@@ -67,12 +67,12 @@ export function RowMenu({
       </button>
       <ul id={menu} className="row-menu-list" hidden={!expanded}>
         <li>
-          <button type="button" className="secondary" onClick={choose(onEdit)}>
+          <button type="button" className="secondary" onClick={() => choose(onEdit)}>
             Edit<span className="visually-hidden"> {row.name}</span>
           </button>
         </li>
         <li>
-          <button type="button" className="secondary" onClick={choose(onDelete)}>
+          <button type="button" className="secondary" onClick={() => choose(onDelete)}>
             Delete<span className="visually-hidden"> {row.name}</span>
           </button>
         </li>
