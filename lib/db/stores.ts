@@ -51,6 +51,17 @@ export type PlantFilterValues = { folded?: string; tag?: string };
  */
 export type PlantQuery = PlantFilterValues & { order: PlantOrder; after?: PlantPosition; take: number };
 
+/** The catalogue's figures as stored (lib/plants/stats.ts makes the API's answer of them). */
+export type PlantStatsRows = {
+  total: number;
+  /** Plants with a tag. */
+  tagged: number;
+  /** The `topTags` largest tags, largest first, equal counts by tag. */
+  tags: { tag: string; count: number }[];
+  /** Plants added each day (UTC, `YYYY-MM-DD`) from `since` on; days without any are left out. */
+  perDay: { day: string; count: number }[];
+};
+
 export const NEWEST_FIRST: PlantOrder = { key: 'created', descending: true };
 export const OLDEST_FIRST: PlantOrder = { key: 'created', descending: false };
 
@@ -71,6 +82,8 @@ export type PlantStore = {
   list(query: PlantQuery): Promise<PlantRow[]>;
   /** How many plants the filter matches; with `order` and `after`, only those past `after` in that order. */
   count(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }): Promise<number>;
+  /** The figures of the dashboard and `GET /stats`: `since` is a day, `YYYY-MM-DD` (UTC). */
+  stats(options: { since: string; topTags: number }): Promise<PlantStatsRows>;
   /** The highest id in use, or null in an empty store. */
   maxId(): Promise<bigint | null>;
   /** The lowest id from 1 up that no plant has (the next free id once int64's top is taken). */

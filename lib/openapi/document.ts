@@ -13,6 +13,7 @@ import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/scopes';
 import { BODY_LIMIT_BYTES } from '../http/body';
 import { ERROR_CATALOGUE, type ErrorKind } from '../errors';
 import { AuditEvent, ListAuditEventsQuery } from '../schemas/audit';
+import { Stats, StatsQuery } from '../schemas/stats';
 import { BATCH_BODY_LIMIT_BYTES, BatchResult, NewPlantBatch } from '../schemas/batch';
 import { ErrorBody } from '../schemas/error';
 import { ListPlantsQuery, PlantFilterQuery } from '../schemas/list';
@@ -293,6 +294,21 @@ const listAuditEvents: ZodOpenApiOperationObject = {
   },
 };
 
+const getStats: ZodOpenApiOperationObject = {
+  operationId: 'getStats',
+  summary: 'Catalogue figures',
+  description:
+    'What the staff dashboard shows: how many plants, how many were added today and in the last 7 days, plants added per day ' +
+    'over the last `days` days (UTC), and the 10 largest tags with the rest summed. Counts are of plants still in the store. ' +
+    'With the `webhooks:manage` scope as well, `webhooks` says how deliveries went in the last 24 hours and what is waiting.',
+  ...needs('plants:read'),
+  requestParams: { query: StatsQuery },
+  responses: {
+    '200': { description: 'The figures.', content: { 'application/json': { schema: Stats } } },
+    ...commonErrors(['invalid_parameter']),
+  },
+};
+
 const health: ZodOpenApiOperationObject = {
   operationId: 'health',
   summary: 'Health check',
@@ -381,6 +397,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
           delete: deletePlant,
         },
         '/audit-events': { get: listAuditEvents },
+        '/stats': { get: getStats },
         '/api/health': { get: health },
       },
     },

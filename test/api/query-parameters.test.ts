@@ -73,12 +73,13 @@ const EXERCISES = (seed: Seed): Record<string, Record<string, Exercise>> => ({
     limit: { value: '1', effect: limitsToOne },
     cursor: { value: seed.cursors['/plants'], effect: startsOnTheSecond },
     sort: {
-      value: 'name',
+      // Descending: the seed's newest plants are not by chance in this order.
+      value: '-name',
       effect: (without, withIt) => {
-        // By folded name, in code-point order (UTF-8's byte order).
+        // By folded name, in code-point order (UTF-8's byte order), descending.
         const names = plantsOf(withIt).map((plant) => foldForSearch(plant.name));
         expect(names.length).toBeGreaterThan(1);
-        expect(names).toEqual([...names].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b))));
+        expect(names).toEqual([...names].sort((a, b) => Buffer.compare(Buffer.from(b), Buffer.from(a))));
         expect(plantsOf(withIt)).not.toEqual(plantsOf(without));
       },
     },
@@ -107,6 +108,15 @@ const EXERCISES = (seed: Seed): Record<string, Record<string, Exercise>> => ({
         expect(rowsOf(without).some((row) => !row.endsWith(`,${seed.tag}`))).toBe(true);
         expect(rowsOf(withIt).length).toBeGreaterThan(0);
         for (const row of rowsOf(withIt)) expect(row).toMatch(new RegExp(`,${seed.tag}$`));
+      },
+    },
+  },
+  'GET /stats': {
+    days: {
+      value: '90',
+      effect: (without, withIt) => {
+        expect((without.body as { addedPerDay: unknown[] }).addedPerDay).toHaveLength(30);
+        expect((withIt.body as { addedPerDay: unknown[] }).addedPerDay).toHaveLength(90);
       },
     },
   },

@@ -12,7 +12,7 @@ import 'server-only';
 import { db } from '../client';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
-import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
+import { COUNT_PLANTS, COUNT_TAGGED, LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition, topTags } from '../shared-sql';
 import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
 import { postgresqlChangeRecords, type Queryable } from './change-records';
 
@@ -31,6 +31,9 @@ const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = $1::text::
 const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
 const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
+
+// "createdAt" is a timestamp without a time zone, in UTC.
+const PER_DAY = `SELECT to_char("createdAt", 'YYYY-MM-DD') AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= $1::timestamp GROUP BY 1`;
 
 // A row whose id was taken when we inserted, then freed by a delete before we could read it:
 // inserting it again is right, and rare enough that a few attempts always settle it.
@@ -138,6 +141,22 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
     const { where, parameters } = filterStatement(plantQuery);
     const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) AS "count" FROM "Plant" p${where}`, ...parameters);
     return Number(row.count);
+  },
+  async stats({ since, topTags: top }) {
+    // Side by side on the pool's connections; a change committed between them may show in one
+    // figure and not yet in another, which a dashboard can live with.
+    const [[total], [tagged], tags, perDay] = await Promise.all([
+      db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_PLANTS),
+      db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_TAGGED),
+      db().$queryRawUnsafe<{ tag: string; count: bigint }[]>(topTags('$1'), top),
+      db().$queryRawUnsafe<{ day: string; count: bigint }[]>(PER_DAY, since),
+    ]);
+    return {
+      total: Number(total.count),
+      tagged: Number(tagged.count),
+      tags: tags.map((row) => ({ tag: row.tag, count: Number(row.count) })),
+      perDay: perDay.map((row) => ({ day: row.day, count: Number(row.count) })),
+    };
   },
   async maxId() {
     const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);

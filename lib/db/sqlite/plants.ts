@@ -11,7 +11,7 @@
 import 'server-only';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
-import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
+import { COUNT_PLANTS, COUNT_TAGGED, LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition, topTags } from '../shared-sql';
 import type { InsertOutcome, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
 import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
@@ -23,6 +23,9 @@ const INSERT = `INSERT INTO "Plant" ("id", "name", "tag", "nameFolded", "created
 const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ?`;
 const UPDATE = `UPDATE "Plant" SET "name" = ?, "tag" = ?, "nameFolded" = ? WHERE "seq" = ? RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = ?`;
+
+// "createdAt" is stored as ISO text (or a column default's 'YYYY-MM-DD HH:MM:SS'); both start with the day.
+const PER_DAY = `SELECT substr("createdAt", 1, 10) AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= ? GROUP BY "day"`;
 
 function toRow(row: StoredRow): PlantRow {
   return { seq: Number(row.seq), id: row.id, name: row.name, tag: row.tag, createdAt: fromSqliteTime(row.createdAt) };
@@ -111,6 +114,18 @@ export const sqlitePlants = plantStoreOf<void>({
     const { from, where, parameters } = filterStatement(query);
     const row = await whenNotBusy(() => prepared<Value[], { count: bigint }>(`SELECT count(*) AS "count" FROM ${from}${where}`).get(...parameters));
     return Number(row!.count);
+  },
+  stats({ since, topTags: top }) {
+    // One read, so the figures agree with each other.
+    return whenNotBusy(() => {
+      const count = (sql: string) => Number(prepared<[], { count: bigint }>(sql).get()!.count);
+      return {
+        total: count(COUNT_PLANTS),
+        tagged: count(COUNT_TAGGED),
+        tags: prepared<[number], { tag: string; count: bigint }>(topTags('?')).all(top).map((row) => ({ tag: row.tag, count: Number(row.count) })),
+        perDay: prepared<[string], { day: string; count: bigint }>(PER_DAY).all(since).map((row) => ({ day: row.day, count: Number(row.count) })),
+      };
+    });
   },
   async maxId() {
     return (await whenNotBusy(() => prepared<[], { id: bigint | null }>(MAX_PLANT_ID).get()))?.id ?? null;
