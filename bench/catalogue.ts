@@ -6,6 +6,8 @@
 //   search   GET /plants with q and tag, a mix of searches (bench/catalogue-data.mjs), each as
 //            frequent as the others, at 8 connections (--connections): p50 and p99, of the mix and of each search
 //   export   GET /plants/export of all 100,000: time, and the server's RSS before and at its peak
+//   count    GET /plants?count=true (X-Total-Count) over the filters of the search mix, at 8 connections: p50 and p99
+//   stats    GET /stats (the dashboard's figures, 30 and 90 days), at 8 connections: p50 and p99
 //
 // Needs a build (npm run build) and, for PostgreSQL, TEST_DATABASE_URL's server (default
 // postgresql://postgres@127.0.0.1:5432/test). Databases are made for the run and dropped after it.
@@ -118,6 +120,30 @@ async function searchLoad(server: RunningServer, token: string, seconds: number)
   };
 }
 
+/** `targets` in turn at SEARCH_CONNECTIONS connections for `seconds`: p50 and p99 of them all. */
+async function readLoad(server: RunningServer, token: string, label: string, targets: string[], seconds: number): Promise<SearchFigures & { failed: number }> {
+  const took: number[] = [];
+  let failed = 0;
+  let turn = 0;
+  const until = performance.now() + seconds * 1000;
+  const connection = async () => {
+    while (performance.now() < until) {
+      const target = targets[turn++ % targets.length];
+      const started = performance.now();
+      const response = await fetch(`${server.url}${target}`, { headers: { authorization: `Bearer ${token}` } });
+      await response.text();
+      took.push(performance.now() - started);
+      if (!response.ok) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: SEARCH_CONNECTIONS }, connection));
+  return { ...figuresOf(label, took, 0), failed };
+}
+
+// The count of each filter of the search mix, on a page of one (the count's own cost, mostly).
+const COUNT_TARGETS = ['/plants?count=true&limit=1', ...SEARCHES.map((search) => `/plants?${search.query}&count=true&limit=1`)];
+const STATS_TARGETS = ['/stats?days=30', '/stats?days=90'];
+
 async function exportAll(server: RunningServer, token: string) {
   const pid = server.child.pid!;
   const before = rssMb(pid);
@@ -163,9 +189,16 @@ async function run(engine: DatabaseEngine) {
     const search = await searchLoad(server, token, DURATION_S);
     say(`${engine}: search p50 ${search.p50.toFixed(1)} ms, p99 ${search.p99.toFixed(1)} ms, ${Math.round(search.reqPerSec)} req/s, ${search.failed} failed`);
 
+    say(`${engine}: counts and stats at ${SEARCH_CONNECTIONS} connections, ${DURATION_S} s each after a 2 s warm-up`);
+    await readLoad(server, token, 'count', COUNT_TARGETS, 2);
+    const count = await readLoad(server, token, 'count', COUNT_TARGETS, DURATION_S);
+    await readLoad(server, token, 'stats', STATS_TARGETS, 2);
+    const stats = await readLoad(server, token, 'stats', STATS_TARGETS, DURATION_S);
+    say(`${engine}: count p50 ${count.p50.toFixed(1)} ms, p99 ${count.p99.toFixed(1)} ms; stats p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms`);
+
     say(`${engine}: exporting every plant`);
     const exported = await exportAll(server, token);
-    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients }, search, exported };
+    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients }, search, count, stats, exported };
   } finally {
     await server?.stop();
     await database.remove();
@@ -188,6 +221,9 @@ for (const result of results) {
   );
 }
 for (const result of results) {
+  lines.push(`${result.engine}: count (X-Total-Count) p50 / p99 ${result.count.p50.toFixed(1)} / ${result.count.p99.toFixed(1)} ms; GET /stats p50 / p99 ${result.stats.p50.toFixed(1)} / ${result.stats.p99.toFixed(1)} ms (${SEARCH_CONNECTIONS} conn.)`);
+}
+for (const result of results) {
   lines.push('', `${result.engine}: each search within the mix (ms, p50 / p99; requests; plants on the page)`);
   for (const figure of result.search.each) {
     lines.push(`  ${figure.label.padEnd(44)} ${figure.p50.toFixed(1).padStart(6)} / ${figure.p99.toFixed(1).padStart(6)}   ${String(figure.requests).padStart(5)}   ${figure.found}`);
@@ -195,4 +231,4 @@ for (const result of results) {
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
-if (results.some((result) => result.search.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;
+if (results.some((result) => result.search.failed || result.count.failed || result.stats.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { alertOf, expect, test, uniqueId } from './support/fixtures';
-import { apiText, marker, seedPlants } from './support/plants';
+import { apiText, bearer, marker, seedPlants } from './support/plants';
 
 const rowsOf = (page: Page) => page.getByRole('region', { name: /^Plants/ }).locator('tbody tr');
 
@@ -181,7 +181,11 @@ test('works by keyboard and at 375 px wide without sideways scrolling', async ({
   await page.goto(`/catalogue?q=${m}`);
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
 
-  await page.getByRole('button', { name: new RegExp(`^Edit ${m}`) }).focus();
+  // At this width the row's actions are in its menu.
+  await page.getByRole('button', { name: new RegExp(`^Actions for ${m}`) }).focus();
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: new RegExp(`^Edit ${m}`) })).toBeFocused();
   await page.keyboard.press('Enter');
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByLabel('Name')).toBeFocused();
@@ -190,5 +194,88 @@ test('works by keyboard and at 375 px wide without sideways scrolling', async ({
   await expect(dialog.getByLabel('Tag')).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
-  await expect(page.getByRole('button', { name: new RegExp(`^Edit ${m}`) })).toBeFocused();
+  await expect(page.getByRole('button', { name: new RegExp(`^Actions for ${m}`) })).toBeFocused();
+});
+
+test('columns sort through the API, the sort stays in the address, and the count says where the page is', async ({ page }) => {
+  // A dozen page loads.
+  test.setTimeout(90_000);
+  const m = marker();
+  const base = BigInt(uniqueId());
+  // Added in this order; names and ids each in another order.
+  const plants = Array.from({ length: 25 }, (_, index) => ({ id: String(base + BigInt((index * 7) % 25)), name: `${m} ${String.fromCharCode(97 + ((index * 11) % 25))} Sorted`, tag: `sorted-${m}` }));
+  await seedPlants(page, plants);
+  await page.goto(`/catalogue?tag=sorted-${m}`);
+  const region = page.getByRole('region', { name: /^Plants/ });
+  await expect(region.locator('.count')).toHaveText('1–20 of 25');
+  await expect(page.getByRole('columnheader', { name: /^Added/ })).toHaveAttribute('aria-sort', 'descending');
+
+  await page.getByRole('link', { name: 'Name, sort by name, A to Z' }).click();
+  await expect(page).toHaveURL(`/catalogue?tag=sorted-${m}&sort=name`);
+  await expect(page.getByRole('columnheader', { name: /^Name/ })).toHaveAttribute('aria-sort', 'ascending');
+  const byName = [...plants].sort((a, b) => (a.name < b.name ? -1 : 1));
+  await expect(rowsOf(page).first()).toContainText(byName[0].name);
+  await page.getByRole('link', { name: 'Next page →' }).click();
+  await expect(region.locator('.count')).toHaveText('21–25 of 25');
+  await expect(rowsOf(page)).toHaveCount(5);
+  await expect(rowsOf(page).last()).toContainText(byName[24].name);
+  await page.getByRole('link', { name: '← Previous page' }).click();
+  await expect(region.locator('.count')).toHaveText('1–20 of 25');
+
+  await page.getByRole('link', { name: 'Name, sort by name, Z to A' }).click();
+  await expect(page).toHaveURL(`/catalogue?tag=sorted-${m}&sort=-name`);
+  await expect(rowsOf(page).first()).toContainText(byName[24].name);
+
+  await page.getByRole('link', { name: 'ID, sort by ID, lowest first' }).click();
+  await expect(rowsOf(page).first()).toContainText(String(base));
+  await page.getByRole('link', { name: 'ID, sort by ID, highest first' }).click();
+  await expect(rowsOf(page).first()).toContainText(String(base + 24n));
+  await page.getByRole('link', { name: 'Added, sort newest first' }).click();
+  await expect(page).toHaveURL(`/catalogue?tag=sorted-${m}`);
+  await expect(rowsOf(page).first()).toContainText(plants[24].name);
+  await page.getByRole('link', { name: 'Added, sort oldest first' }).click();
+  await expect(rowsOf(page).first()).toContainText(plants[0].name);
+
+  // A search keeps the sort; an id stays on one line on a wide screen.
+  await searchFor(page, `${m} b`, `sorted-${m}`);
+  await expect(page).toHaveURL(new RegExp(`sort=created`));
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto(`/catalogue?tag=sorted-${m}`);
+  const idCell = rowsOf(page).first().locator('.id-text');
+  const box = (await idCell.boundingBox())!;
+  const lineHeight = await idCell.evaluate((element) => parseFloat(getComputedStyle(element).lineHeight) || 20);
+  expect(box.height).toBeLessThan(lineHeight * 1.5);
+  expect((await page.locator('main').boundingBox())!.width).toBeGreaterThan(1100);
+});
+
+test('several rows are deleted after one confirmation; a row changed meanwhile is kept and reported', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/status of 412 /);
+  const m = marker();
+  const plants = ['Alpha', 'Beta', 'Gamma'].map((name) => ({ id: uniqueId(), name: `${m} ${name}`, tag: `bulk-${m}` }));
+  await seedPlants(page, plants);
+  await page.goto(`/catalogue?tag=bulk-${m}`);
+  await expect(rowsOf(page)).toHaveCount(3);
+  await page.getByRole('checkbox', { name: 'Select every plant on this page' }).check();
+  await expect(page.getByText('3 selected', { exact: true })).toBeVisible();
+
+  // Someone else renames Beta after the page showed it.
+  const renamed = await page.request.patch(`/plants/${plants[1].id}`, {
+    headers: { authorization: await bearer(page), 'content-type': 'application/merge-patch+json' },
+    data: JSON.stringify({ name: `${m} Beta renamed` }),
+  });
+  expect(renamed.status()).toBe(200);
+
+  await page.getByRole('button', { name: 'Delete 3 selected' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete 3 plants?' });
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Delete 3 plants' }).click();
+  await expect(dialog).toHaveCount(0);
+  await expect(alertOf(page)).toHaveText(
+    `Deleted 2 plants. Changed by someone else since the page showed them, so not deleted: “${m} Beta renamed”. Their rows now show what they hold; select them again to delete them.`,
+  );
+  await expect(rowsOf(page)).toHaveCount(1);
+  await expect(rowsOf(page).first()).toContainText(`${m} Beta renamed`);
+  await expect(page.getByRole('region', { name: /^Plants/ }).locator('.count')).toHaveText('1–1 of 1');
+  expect((await apiText(page, `/plants?tag=bulk-${m}`)).text).toContain('Beta renamed');
+  expect((await apiText(page, `/plants/${plants[0].id}`)).status).toBe(404);
 });

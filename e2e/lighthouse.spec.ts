@@ -1,5 +1,5 @@
-// Lighthouse (desktop preset, as the pages were measured) on every page, signed in where the page
-// needs it: performance at least 90, accessibility and best practices 100. One test per page, each
+// Lighthouse, with its desktop preset (and, when asked, its mobile one: a phone's screen, a slow
+// network and a slower CPU, simulated), on every page, signed in where the page needs it: performance at least 90, accessibility and best practices 100. One test per page, each
 // with its own run in a Chromium of its own that Lighthouse drives over the DevTools protocol. The
 // scores are printed; docs/performance.md (Lighthouse) has the last ones seen.
 import { createServer } from 'node:net';
@@ -46,8 +46,12 @@ test.afterAll(async () => {
   await browser?.close();
 });
 
-for (const path of PAGES) {
-  test(`Lighthouse ${path}: performance ≥ ${THRESHOLDS.performance}, accessibility and best practices 100`, async ({ baseURL }) => {
+// LIGHTHOUSE_PRESETS=desktop,mobile runs both presets, =mobile the mobile one alone; the mobile preset
+// does not yet reach the thresholds (docs/performance.md, Lighthouse).
+const PRESETS = (process.env.LIGHTHOUSE_PRESETS ?? 'desktop').split(',') as ('desktop' | 'mobile')[];
+
+for (const preset of PRESETS) for (const path of PAGES) {
+  test(`Lighthouse ${preset} ${path}: performance ≥ ${THRESHOLDS.performance}, accessibility and best practices 100`, async ({ baseURL }) => {
     test.setTimeout(120_000);
     const result = await lighthouse(
       `${baseURL}${path}`,
@@ -61,7 +65,7 @@ for (const path of PAGES) {
         skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
         ...(SIGNED_OUT.has(path) ? {} : { extraHeaders: { Cookie: cookie } }),
       },
-      desktopConfig,
+      preset === 'desktop' ? desktopConfig : undefined,
     );
     const report = result!.lhr;
     expect(report.runtimeError, path).toBeUndefined();
@@ -80,7 +84,7 @@ for (const path of PAGES) {
     const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
       .map((id) => `${id} ${report.audits[id].displayValue}`)
       .join(', ');
-    console.log(`${path}: ${JSON.stringify(scores)} (${metrics})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
+    console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
 
     expect(scores.performance, `${path} performance; ${lost.join('; ')}`).toBeGreaterThanOrEqual(THRESHOLDS.performance);
     expect(scores.accessibility, `${path} accessibility; ${lost.join('; ')}`).toBe(THRESHOLDS.accessibility);

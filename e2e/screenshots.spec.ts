@@ -10,6 +10,8 @@ const shot = (name: string) => ({ path: `docs/screenshots/${name}.png`, fullPage
 test.use({ viewport: { width: 900, height: 700 } });
 
 test('README screenshots', async ({ page, browser, baseURL }) => {
+  // Every page of the app, one after another.
+  test.setTimeout(240_000);
   await page.goto('/login');
   await signInThroughForm(page, 'gardener@example.com', 'wrong password');
   await expect(alertOf(page)).toBeVisible();
@@ -56,6 +58,28 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
   await expect(alertOf(other).filter({ hasText: 'Someone else' })).toBeVisible();
   await other.screenshot(shot('catalogue-conflict'));
   await other.close();
+
+  // A wide screen: the home page's dashboard and the catalogue using the width; then a phone.
+  await seedPlants(
+    page,
+    Array.from({ length: 36 }, (_, index) => ({ id: uniqueId(), name: `${['Calathea', 'Pothos', 'Haworthia', 'Begonia'][index % 4]} ${index + 1}`, tag: ['prayer plant', 'vine', 'succulent', 'begonia', ''][index % 5] })),
+  );
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/');
+  await expect(page.getByRole('region', { name: 'Overview' })).toBeVisible();
+  await page.screenshot(shot('dashboard'));
+  await page.goto('/catalogue?sort=name');
+  await expect(page.getByRole('region', { name: 'Plants' }).locator('tbody tr')).toHaveCount(20);
+  await page.getByRole('checkbox', { name: /^Select Aloe vera/ }).check();
+  await page.getByRole('checkbox', { name: /^Select Begonia 12/ }).check();
+  await page.screenshot(shot('catalogue-wide'));
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/catalogue');
+  await page.getByRole('region', { name: 'Plants' }).locator('tbody tr').first().getByRole('button', { name: /^Actions for/ }).click();
+  await page.screenshot({ path: 'docs/screenshots/phone-catalogue.png' });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('button', { name: 'Menu' }).click();
+  await page.screenshot({ path: 'docs/screenshots/phone-menu.png' });
+  await page.setViewportSize({ width: 900, height: 700 });
 
   // Import: a file checked row by row, then what became of each row.
   await page.goto('/import');

@@ -1,6 +1,7 @@
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { Leaf } from '@/components/brand';
+import { MainNav } from '@/components/main-nav';
 import { SignOutButton } from '@/components/sign-out-button';
 import { currentStaff } from '@/lib/auth/sessions/current-staff';
 
@@ -17,7 +18,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
         <Link href="/" className="brand">
           <Leaf /> Plant Store
         </Link>
-        <nav aria-label="Main">
+        <MainNav>
           <ul>
             <li>
               <Link href="/">Add plant</Link>
@@ -51,7 +52,7 @@ export default async function StaffLayout({ children }: { children: ReactNode })
               <Link href="/account">Account</Link>
             </li>
           </ul>
-        </nav>
+        </MainNav>
         {staff && (
           <div className="who">
             <span className="muted">{staff.email}</span>

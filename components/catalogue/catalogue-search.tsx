@@ -6,14 +6,15 @@ import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
 import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from '@/lib/schemas/plant';
 
-export function CatalogueSearch({ q, tag }: { q: string; tag: string }) {
+/** `sort` stays as it is when the filter changes (a new filter starts at its first page). */
+export function CatalogueSearch({ q, tag, sort }: { q: string; tag: string; sort?: string }) {
   const router = useRouter();
 
   function search(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const query = new URLSearchParams();
-    for (const name of ['q', 'tag']) {
+    for (const name of ['q', 'tag', 'sort']) {
       const value = String(form.get(name) ?? '').trim();
       if (value) query.set(name, value);
     }
@@ -30,6 +31,7 @@ export function CatalogueSearch({ q, tag }: { q: string; tag: string }) {
         <label htmlFor="search-tag">Tag</label>
         <input id="search-tag" name="tag" defaultValue={tag} maxLength={TAG_MAX_LENGTH} autoComplete="off" spellCheck={false} />
       </div>
+      {sort && <input type="hidden" name="sort" value={sort} />}
       <div className="actions">
         <button type="submit">Search</button>
       </div>

@@ -25,6 +25,8 @@ export type PlantStatements<Transaction> = {
   delete(tx: Transaction, seq: number): MaybePromise<void>;
   findById(id: bigint): Promise<PlantRow | null>;
   list(query: PlantQuery): Promise<PlantRow[]>;
+  count: PlantStore['count'];
+  stats: PlantStore['stats'];
   maxId(): Promise<bigint | null>;
   /** The lowest free id from 1 up, or null when every positive id is taken. */
   lowestFreePositiveId(): Promise<bigint | null>;
@@ -88,6 +90,8 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
     },
     findById: (id) => answerBusy(statements.findById(id)),
     list: (query) => answerBusy(statements.list(query)),
+    count: (query) => answerBusy(statements.count(query)),
+    stats: (options) => answerBusy(statements.stats(options)),
     maxId: () => answerBusy(statements.maxId()),
     async lowestFreePositiveId() {
       const id = await answerBusy(statements.lowestFreePositiveId());

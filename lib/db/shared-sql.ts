@@ -4,6 +4,7 @@
 import 'server-only';
 // Prisma.sql is the same runtime's tag in both generated clients; the adapter writes the placeholders.
 import { Prisma } from './generated/sqlite/client';
+import type { PlantOrder, PlantPosition } from './stores';
 
 // ----- Plants
 
@@ -22,6 +23,50 @@ export const MAX_PLANT_ID = 'SELECT max("id") AS "id" FROM "Plant"';
 export function containsPattern(folded: string): string {
   return `%${folded.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
 }
+
+/** A statement's parameter: the engine adds `value` to its list and answers its placeholder. */
+export type Parameter = (value: string | number | bigint) => string;
+
+/** The columns an order reads: `seq` may be another name for it (SQLite's search table's rowid). */
+type OrderColumns = { seq: string };
+
+function sortColumns(order: PlantOrder, columns: OrderColumns): string[] {
+  if (order.key === 'id') return ['p."id"'];
+  if (order.key === 'name') return ['p."nameFolded"', columns.seq];
+  return [columns.seq];
+}
+
+/**
+ * ORDER BY of a list in `order`. Names sort by their folded form (case-insensitive), in the
+ * database's order of text: code points on SQLite, the database's collation on PostgreSQL (code
+ * points under C.UTF-8; docs/decisions.md says why). Equal names keep the order they were added in.
+ */
+export function orderBy(order: PlantOrder, columns: OrderColumns): string {
+  const direction = order.descending ? 'DESC' : 'ASC';
+  return sortColumns(order, columns)
+    .map((column) => `${column} ${direction}`)
+    .join(', ');
+}
+
+/**
+ * The condition "past `after` in `order`": a row comparison on the order's columns, which both
+ * engines answer from the index of those columns. Keys are unique (`seq` breaks ties), so a page
+ * never repeats or skips a plant, whatever was added or removed meanwhile.
+ */
+export function pastPosition(order: PlantOrder, after: PlantPosition, columns: OrderColumns, parameter: Parameter): string {
+  const comparison = order.descending ? '<' : '>';
+  if (order.key === 'id') return `p."id" ${comparison} ${parameter(after.id)}`;
+  if (order.key === 'name') return `(p."nameFolded", ${columns.seq}) ${comparison} (${parameter(after.folded)}, ${parameter(after.seq)})`;
+  return `${columns.seq} ${comparison} ${parameter(after.seq)}`;
+}
+
+// The catalogue's figures (GET /stats). The counts read the (tag, seq) index; the days, each
+// engine's own, read the createdAt index.
+export const COUNT_PLANTS = 'SELECT count(*) AS "count" FROM "Plant"';
+export const COUNT_TAGGED = 'SELECT count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL';
+/** The largest tags; the placeholder is how many. */
+export const topTags = (limit: string) =>
+  `SELECT "tag", count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL GROUP BY "tag" ORDER BY count(*) DESC, "tag" LIMIT ${limit}`;
 
 /**
  * The lowest id from 1 up that no plant has. Walks the ids in order to the first whose successor

@@ -33,15 +33,37 @@ export type PlantChange =
 /** The stored plant an insert found or made: made by this insert, or already there with that id. */
 export type InsertOutcome = { inserted: boolean; row: PlantRow };
 
+/** What a list can be ordered by: when a plant was added (`seq`), its id, or its folded name. */
+export type PlantSortKey = 'created' | 'id' | 'name';
+export type PlantOrder = { key: PlantSortKey; descending: boolean };
 /**
- * Which plants a list walks: `folded` is a name search, already folded (lib/shared/fold.ts), and
- * `tag` an exact tag. Newest first walks down from `beforeSeq`; oldest first walks up from `afterSeq`.
+ * A plant's place in an order, where a page ends: `seq` breaks ties between equal folded names
+ * (ids are unique, and so is `seq`).
  */
-export type PlantQuery = {
-  folded?: string;
-  tag?: string;
-  take: number;
-} & ({ order: 'newest-first'; beforeSeq?: number } | { order: 'oldest-first'; afterSeq?: number });
+export type PlantPosition = { seq: number; id: bigint; folded: string };
+
+/** Which plants a list or a count covers: a name search, already folded (lib/shared/fold.ts), and an exact tag. */
+export type PlantFilterValues = { folded?: string; tag?: string };
+
+/**
+ * A list: the plants of the filter in `order`, starting past `after` (when given), at most `take`.
+ * Only the fields of `after` that the order's key uses are read (`seq` alone for `created`).
+ */
+export type PlantQuery = PlantFilterValues & { order: PlantOrder; after?: PlantPosition; take: number };
+
+/** The catalogue's figures as stored (lib/plants/stats.ts makes the API's answer of them). */
+export type PlantStatsRows = {
+  total: number;
+  /** Plants with a tag. */
+  tagged: number;
+  /** The `topTags` largest tags, largest first, equal counts by tag. */
+  tags: { tag: string; count: number }[];
+  /** Plants added each day (UTC, `YYYY-MM-DD`) from `since` on; days without any are left out. */
+  perDay: { day: string; count: number }[];
+};
+
+export const NEWEST_FIRST: PlantOrder = { key: 'created', descending: true };
+export const OLDEST_FIRST: PlantOrder = { key: 'created', descending: false };
 
 export type PlantStore = {
   /**
@@ -58,6 +80,10 @@ export type PlantStore = {
   delete(id: bigint, check: (current: PlantRow | null) => void, record: RecordChanges): Promise<PlantRow>;
   findById(id: bigint): Promise<PlantRow | null>;
   list(query: PlantQuery): Promise<PlantRow[]>;
+  /** How many plants the filter matches; with `order` and `after`, only those past `after` in that order. */
+  count(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }): Promise<number>;
+  /** The figures of the dashboard and `GET /stats`: `since` is a day, `YYYY-MM-DD` (UTC). */
+  stats(options: { since: string; topTags: number }): Promise<PlantStatsRows>;
   /** The highest id in use, or null in an empty store. */
   maxId(): Promise<bigint | null>;
   /** The lowest id from 1 up that no plant has (the next free id once int64's top is taken). */

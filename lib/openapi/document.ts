@@ -13,6 +13,7 @@ import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../auth/scopes';
 import { BODY_LIMIT_BYTES } from '../http/body';
 import { ERROR_CATALOGUE, type ErrorKind } from '../errors';
 import { AuditEvent, ListAuditEventsQuery } from '../schemas/audit';
+import { Stats, StatsQuery } from '../schemas/stats';
 import { BATCH_BODY_LIMIT_BYTES, BatchResult, NewPlantBatch } from '../schemas/batch';
 import { ErrorBody } from '../schemas/error';
 import { ListPlantsQuery, PlantFilterQuery } from '../schemas/list';
@@ -38,6 +39,10 @@ const HEADERS = {
   Allow: { description: 'The methods this path supports.', schema: { type: 'string', example: 'GET, HEAD, POST, OPTIONS' } },
   'Next-Cursor': { description: 'The cursor of the next page, when there is one.', schema: { type: 'string' } },
   Link: { description: 'RFC 8288 link to the next page (`rel="next"`), as a path on this service.', schema: { type: 'string' } },
+  'X-Total-Count': {
+    description: 'With `count=true`: how many plants the filters match, on all pages.',
+    schema: { type: 'integer', minimum: 0 },
+  },
   'Idempotent-Replayed': {
     description: '`true` when the plant already existed with the same content and nothing was written.',
     schema: { type: 'string', enum: ['true'] },
@@ -138,9 +143,9 @@ const createPlant: ZodOpenApiOperationObject = {
 };
 
 /** A page of a list: a bare array, with the headers that lead to the next page. */
-const pageOf = (description: string, item: z.core.$ZodType): ZodOpenApiResponseObject => ({
+const pageOf = (description: string, item: z.core.$ZodType, ...more: (keyof typeof HEADERS)[]): ZodOpenApiResponseObject => ({
   description,
-  headers: headers('Next-Cursor', 'Link'),
+  headers: headers('Next-Cursor', 'Link', ...more),
   content: { 'application/json': { schema: z.array(item) } },
 });
 
@@ -149,12 +154,13 @@ const listPlants: ZodOpenApiOperationObject = {
   ...needs('plants:read'),
   summary: 'List plants',
   description:
-    'Plants, newest first, all of them or those matching `q` (a piece of the name, in any case) and `tag` (exactly). ' +
+    'Plants, newest first or in the `sort` asked for, all of them or those matching `q` (a piece of the name, in any case) and `tag` (exactly). ' +
     'When more remain, the response carries `Next-Cursor` and `Link: <...>; rel="next"`: ' +
-    'pass the cursor back as `?cursor=` (with the same `limit` and filters) for the next page. No `Next-Cursor` means the last page.',
+    'pass the cursor back as `?cursor=` (with the same `limit`, filters and sort) for the next page. No `Next-Cursor` means the last page. ' +
+    'With `count=true`, `X-Total-Count` says how many plants the filters match.',
   requestParams: { query: ListPlantsQuery },
   responses: {
-    '200': pageOf('A page of plants, newest first.', Plant),
+    '200': pageOf('A page of plants, in the order asked for (newest first by default).', Plant, 'X-Total-Count'),
     ...commonErrors(['invalid_parameter']),
   },
 };
@@ -288,6 +294,21 @@ const listAuditEvents: ZodOpenApiOperationObject = {
   },
 };
 
+const getStats: ZodOpenApiOperationObject = {
+  operationId: 'getStats',
+  summary: 'Catalogue figures',
+  description:
+    'What the staff dashboard shows: how many plants, how many were added today and in the last 7 days, plants added per day ' +
+    'over the last `days` days (UTC), and the 10 largest tags with the rest summed. Counts are of plants still in the store. ' +
+    'With the `webhooks:manage` scope as well, `webhooks` says how deliveries went in the last 24 hours and what is waiting.',
+  ...needs('plants:read'),
+  requestParams: { query: StatsQuery },
+  responses: {
+    '200': { description: 'The figures.', content: { 'application/json': { schema: Stats } } },
+    ...commonErrors(['invalid_parameter']),
+  },
+};
+
 const health: ZodOpenApiOperationObject = {
   operationId: 'health',
   summary: 'Health check',
@@ -405,6 +426,7 @@ export function buildOpenApiDocument(serverUrl = '/') {
         },
         '/audit-events': { get: listAuditEvents },
         '/metrics': { get: metrics },
+        '/stats': { get: getStats },
         '/api/health': { get: health },
       },
     },

@@ -8,6 +8,7 @@ import { CSV_COLUMNS, CSV_WRITE_OPTIONS } from '../csv/plants-csv';
 import { log } from '../log';
 import { storeFilter, type PlantFilter } from './service';
 import { engine } from '../db/engine';
+import { OLDEST_FIRST, type PlantRow } from '../db/stores';
 
 const PAGE_SIZE = 1000;
 const LINE_END = CSV_WRITE_OPTIONS.newline;
@@ -26,7 +27,7 @@ function records(rows: string[][]): string {
 export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   const where = storeFilter(filter);
-  let afterSeq: number | undefined;
+  let after: PlantRow | undefined;
   let headerSent = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -37,10 +38,10 @@ export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStrea
           return;
         }
         try {
-          const rows = await engine().plants.list({ ...where, order: 'oldest-first', afterSeq, take: PAGE_SIZE });
+          const rows = await engine().plants.list({ ...where, order: OLDEST_FIRST, after: after && { seq: after.seq, id: after.id, folded: '' }, take: PAGE_SIZE });
           if (rows.length > 0) {
             controller.enqueue(encoder.encode(records(rows.map((row) => [row.id.toString(), row.name, row.tag ?? '']))));
-            afterSeq = rows[rows.length - 1].seq;
+            after = rows[rows.length - 1];
           }
           if (rows.length < PAGE_SIZE) controller.close();
         } catch (error) {

@@ -8,13 +8,13 @@ import { engine } from '../db/engine';
 import { matchesStrongly, type EntityTagCondition } from '../shared/entity-tags';
 import { ApiError } from '../errors';
 import { INT64_MAX, type NewPlant, type Plant, type PlantPatch } from '../schemas/plant';
-import { decodeCursor, encodeCursor } from '../shared/cursor';
+import { decodeCursorPosition, encodeCursor, type PlantSort } from '../shared/cursor';
 import { plantEtag } from './etag';
 import { foldForSearch } from '../shared/fold';
 import { plantEvent } from '../webhooks/outbox';
 import { deliverSoon } from '../webhooks/wake';
 import { currentTraceparent } from '../tracing/spans';
-import type { ChangeRecords, InsertOutcome, PlantChange, PlantQuery, PlantRow, RecordChanges } from '../db/stores';
+import { NEWEST_FIRST, type ChangeRecords, type InsertOutcome, type PlantChange, type PlantOrder, type PlantQuery, type PlantRow, type RecordChanges } from '../db/stores';
 
 export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
   return row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
@@ -143,39 +143,83 @@ export function storeFilter(filter: PlantFilter): Pick<PlantQuery, 'folded' | 't
 
 export type PlantPage = { plants: Plant[]; nextCursor: string | null };
 
-/** Plants newest first; `nextCursor` continues where the page ends (null on the last page). */
-export async function listPlants(options: PlantFilter & { limit: number; cursor?: string }): Promise<PlantPage> {
-  const before = options.cursor === undefined ? undefined : decodeCursor(options.cursor);
-  const rows = await engine().plants.list({ ...storeFilter(options), order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
+/** A sort of the API (`-name`: by name, descending) as the store's order. */
+export function plantOrder(sort: PlantSort): PlantOrder {
+  return { key: sort.replace('-', '') as PlantOrder['key'], descending: sort.startsWith('-') };
+}
+
+const reversed = (order: PlantOrder): PlantOrder => ({ key: order.key, descending: !order.descending });
+
+/** The cursor that continues a list in `sort` past `row`. */
+function cursorAfter(row: PlantRow, sort: PlantSort): string {
+  return encodeCursor(row.seq, sort, { id: row.id, folded: foldForSearch(row.name) });
+}
+
+const positionOf = (row: PlantRow) => ({ seq: row.seq, id: row.id, folded: foldForSearch(row.name) });
+
+/** Plants in `sort` (newest first by default); `nextCursor` continues where the page ends (null on the last page). */
+export async function listPlants(options: PlantFilter & { limit: number; cursor?: string; sort?: PlantSort }): Promise<PlantPage> {
+  const sort = options.sort ?? '-created';
+  const after = options.cursor === undefined ? undefined : decodeCursorPosition(options.cursor, sort);
+  const rows = await engine().plants.list({ ...storeFilter(options), order: plantOrder(sort), after, take: options.limit + 1 });
   const page = rows.slice(0, options.limit);
-  const nextCursor = rows.length > options.limit ? encodeCursor(page[page.length - 1].seq) : null;
+  const nextCursor = rows.length > options.limit ? cursorAfter(page[page.length - 1], sort) : null;
   return { plants: page.map(toPlant), nextCursor };
 }
 
-export type BrowsePage = { rows: PlantRow[]; olderCursor: string | null; newerCursor: string | null };
+/** How many plants the filter matches (all pages). */
+export function countPlants(filter: PlantFilter): Promise<number> {
+  return engine().plants.count(storeFilter(filter));
+}
+
+export type BrowsePage = {
+  rows: PlantRow[];
+  olderCursor: string | null;
+  newerCursor: string | null;
+  /** How many plants the filter matches, and how many of them come before this page. */
+  total: number;
+  before: number;
+};
 
 /**
- * A page of the staff catalogue: newest first, either down from `cursor` (older plants, as the
- * API's cursor) or up from `newer` (the page before, for a "Newer" link). When fewer than a page
- * of plants are newer, that page is the first one, shown in full.
+ * A page of the staff catalogue in `sort`: either on from `cursor` (as the API's cursor) or back
+ * from `newer` (the page before, for a "Previous" link). When fewer than a page of plants come
+ * before, that page is the first one, shown in full. With the count of what the filter matches,
+ * and of the plants before the page, for "21–40 of 3,412".
  */
-export async function browsePlants(options: PlantFilter & { limit: number; cursor?: string; newer?: string }): Promise<BrowsePage> {
+export async function browsePlants(options: PlantFilter & { limit: number; cursor?: string; newer?: string; sort?: PlantSort }): Promise<BrowsePage> {
+  const sort = options.sort ?? '-created';
+  const order = plantOrder(sort);
   const where = storeFilter(options);
+  const counted = async (page: Omit<BrowsePage, 'total' | 'before'>): Promise<BrowsePage> => {
+    const [total, before] = await Promise.all([
+      engine().plants.count(where),
+      page.rows.length ? engine().plants.count({ ...where, order: reversed(order), after: positionOf(page.rows[0]) }) : Promise.resolve(0),
+    ]);
+    return { ...page, total, before };
+  };
   if (options.newer !== undefined) {
-    const up = await engine().plants.list({ ...where, order: 'oldest-first', afterSeq: decodeCursor(options.newer), take: options.limit + 1 });
+    const from = decodeCursorPosition(options.newer, sort);
+    const up = await engine().plants.list({ ...where, order: reversed(order), after: from, take: options.limit + 1 });
     if (up.length > options.limit) {
       const rows = up.slice(0, options.limit).reverse();
-      return { rows, olderCursor: encodeCursor(rows[rows.length - 1].seq), newerCursor: encodeCursor(rows[0].seq) };
+      return counted({ rows, olderCursor: cursorAfter(rows[rows.length - 1], sort), newerCursor: cursorAfter(rows[0], sort) });
     }
   }
-  const before = options.newer === undefined && options.cursor !== undefined ? decodeCursor(options.cursor) : undefined;
-  const down = await engine().plants.list({ ...where, order: 'newest-first', beforeSeq: before, take: options.limit + 1 });
+  const after = options.newer === undefined && options.cursor !== undefined ? decodeCursorPosition(options.cursor, sort) : undefined;
+  const down = await engine().plants.list({ ...where, order, after, take: options.limit + 1 });
   const rows = down.slice(0, options.limit);
-  return {
+  return counted({
     rows,
-    olderCursor: down.length > options.limit ? encodeCursor(rows[rows.length - 1].seq) : null,
-    newerCursor: before === undefined ? null : encodeCursor(rows.length ? rows[0].seq : Math.max(before - 1, 0)),
-  };
+    olderCursor: down.length > options.limit ? cursorAfter(rows[rows.length - 1], sort) : null,
+    // Past the end (everything after the cursor removed meanwhile), the way back starts at the cursor itself.
+    newerCursor: after === undefined ? null : rows.length ? cursorAfter(rows[0], sort) : options.cursor!,
+  });
+}
+
+/** The newest plants with the time each was added, for the staff page. */
+export function recentPlants(limit: number): Promise<PlantRow[]> {
+  return engine().plants.list({ order: NEWEST_FIRST, take: limit });
 }
 
 /**
@@ -189,7 +233,3 @@ export async function nextFreeId(): Promise<bigint> {
   return engine().plants.lowestFreePositiveId();
 }
 
-/** The newest plants with the time each was added, for the staff page. */
-export function recentPlants(limit: number): Promise<PlantRow[]> {
-  return engine().plants.list({ order: 'newest-first', take: limit });
-}

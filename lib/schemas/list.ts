@@ -54,14 +54,38 @@ export const pageQuery = (things: string) =>
       }),
     cursor: z
       .string()
-      .regex(/^[A-Za-z0-9_-]{1,32}$/, { error: 'must be a cursor returned by a previous page' })
+      .regex(/^[A-Za-z0-9_-]{1,4096}$/, { error: 'must be a cursor returned by a previous page' })
       .optional()
       .meta({
         description:
-          `Where the page starts: the value of \`Next-Cursor\` (also in the \`Link: rel="next"\` URL) from the previous page, with the same filters. Leave it out for the newest ${things}.`,
+          `Where the page starts: the value of \`Next-Cursor\` (also in the \`Link: rel="next"\` URL) from the previous page, with the same filters (and sort). Leave it out for the first page.`,
       }),
   });
 
-/** Query parameters of `GET /plants`: the filters, then the page. */
-export const ListPlantsQuery = PlantFilterQuery.extend(pageQuery('plants').shape);
+// The sorts of `GET /plants` (lib/shared/cursor.ts names them once; this module must stay browser-safe).
+export const PLANT_SORT_VALUES = ['-created', 'created', '-name', 'name', '-id', 'id'] as const;
+export type PlantSortValue = (typeof PLANT_SORT_VALUES)[number];
+
+/** The order and the count of `GET /plants`. */
+export const PlantOrderQuery = z.object({
+  sort: z
+    .enum(PLANT_SORT_VALUES, { error: `must be one of ${PLANT_SORT_VALUES.join(', ')}` })
+    .optional()
+    .meta({
+      description:
+        'The order of the list: `created` (when the plant was added), `name` (ignoring case, as search compares names; equal names in the order added) or `id`, ascending, or descending with a leading `-`. Default `-created`, newest first. A cursor continues only the sort it came from.',
+      param: { schema: { type: 'string', enum: [...PLANT_SORT_VALUES], default: '-created' } },
+    }),
+  count: z
+    .enum(['true', 'false'], { error: 'must be true or false' })
+    .optional()
+    .meta({
+      description:
+        '`true`: the answer also carries `X-Total-Count`, how many plants the filters match on all pages. Counting costs a query of its own, so it is left out by default.',
+      param: { schema: { type: 'string', enum: ['true', 'false'], default: 'false' } },
+    }),
+});
+
+/** Query parameters of `GET /plants`: the filters, the order, then the page. */
+export const ListPlantsQuery = PlantFilterQuery.extend(PlantOrderQuery.shape).extend(pageQuery('plants').shape);
 export type ListPlantsQuery = z.infer<typeof ListPlantsQuery>;

@@ -27,7 +27,7 @@ describe('GET /openapi.json', () => {
     expect(Object.keys(document.paths['/plants/{id}'].patch.requestBody.content).sort()).toEqual(['application/json', 'application/merge-patch+json']);
     expect(document.paths['/plants/{id}'].patch.responses['412'].description).toContain('41201 (precondition_failed)');
     expect(document.paths['/plants/{id}'].get.responses['200'].headers.ETag).toBeDefined();
-    expect(document.paths['/plants'].get.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['cursor', 'limit', 'q', 'tag']);
+    expect(document.paths['/plants'].get.parameters.map((parameter: { name: string }) => parameter.name).sort()).toEqual(['count', 'cursor', 'limit', 'q', 'sort', 'tag']);
     expect(document.paths['/plants/batch'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/NewPlantBatch' });
     expect(document.components.schemas.NewPlantBatch.maxItems).toBe(1000);
     expect(Object.keys(document.paths['/plants/export'].get.responses['200'].content)).toEqual(['text/csv']);
@@ -74,7 +74,7 @@ describe('every operation in /openapi.json', () => {
   it('declares the headers clients use, each described once in components.headers', async () => {
     const document = await publishedDocument();
     expect(Object.keys(document.components.headers).sort()).toEqual(
-      ['Allow', 'Content-Disposition', 'ETag', 'Idempotent-Replayed', 'Link', 'Next-Cursor', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'x-request-id'].sort(),
+      ['Allow', 'Content-Disposition', 'ETag', 'Idempotent-Replayed', 'Link', 'Next-Cursor', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'WWW-Authenticate', 'X-Total-Count', 'x-request-id'].sort(),
     );
     for (const { name, operation } of await operations()) {
       const authenticated = (operation.security ?? [{}]).length > 0;

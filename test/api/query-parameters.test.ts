@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { SCOPES } from '../../lib/auth/scopes';
+import { foldForSearch } from '../../lib/shared/fold';
 import { type ApiResponse, request, sharedServer, uniqueId } from '../support/api';
 
 type Parameter = { name: string; in: string };
@@ -25,7 +26,12 @@ type Seed = {
 };
 
 /** How to exercise one parameter: the value to send, and what must then be true of the two answers. */
-type Exercise = { value: string; effect: (without: ApiResponse, withIt: ApiResponse) => void };
+type Exercise = {
+  value: string;
+  effect: (without: ApiResponse, withIt: ApiResponse) => void;
+  /** The parameter changes a header, not the body (its effect says which). */
+  inHeaders?: true;
+};
 
 const plantsOf = (answer: ApiResponse) => answer.body as Plant[];
 const recordsOf = (answer: ApiResponse) => answer.body as AuditRecord[];
@@ -66,6 +72,26 @@ const EXERCISES = (seed: Seed): Record<string, Record<string, Exercise>> => ({
     },
     limit: { value: '1', effect: limitsToOne },
     cursor: { value: seed.cursors['/plants'], effect: startsOnTheSecond },
+    sort: {
+      // Descending: the seed's newest plants are not by chance in this order.
+      value: '-name',
+      effect: (without, withIt) => {
+        // By folded name, in code-point order (UTF-8's byte order), descending.
+        const names = plantsOf(withIt).map((plant) => foldForSearch(plant.name));
+        expect(names.length).toBeGreaterThan(1);
+        expect(names).toEqual([...names].sort((a, b) => Buffer.compare(Buffer.from(b), Buffer.from(a))));
+        expect(plantsOf(withIt)).not.toEqual(plantsOf(without));
+      },
+    },
+    count: {
+      value: 'true',
+      inHeaders: true,
+      effect: (without, withIt) => {
+        expect(without.headers.get('x-total-count')).toBeNull();
+        expect(Number(withIt.headers.get('x-total-count'))).toBeGreaterThanOrEqual(plantsOf(withIt).length);
+        expect(withIt.body).toEqual(without.body);
+      },
+    },
   },
   'GET /plants/export': {
     q: {
@@ -82,6 +108,15 @@ const EXERCISES = (seed: Seed): Record<string, Record<string, Exercise>> => ({
         expect(rowsOf(without).some((row) => !row.endsWith(`,${seed.tag}`))).toBe(true);
         expect(rowsOf(withIt).length).toBeGreaterThan(0);
         for (const row of rowsOf(withIt)) expect(row).toMatch(new RegExp(`,${seed.tag}$`));
+      },
+    },
+  },
+  'GET /stats': {
+    days: {
+      value: '90',
+      effect: (without, withIt) => {
+        expect((without.body as { addedPerDay: unknown[] }).addedPerDay).toHaveLength(30);
+        expect((withIt.body as { addedPerDay: unknown[] }).addedPerDay).toHaveLength(90);
       },
     },
   },
@@ -185,7 +220,7 @@ describe('the documented query parameters', () => {
         const withIt = await request(sharedServer(), urlOf(path, { [parameter]: exercise.value }), { method, token });
         expect(without.status, `${where} (left out): ${without.text}`).toBe(200);
         expect(withIt.status, `${where}: ${withIt.text}`).toBe(200);
-        expect(withIt.text, `${where} answers as if it were left out`).not.toBe(without.text);
+        if (!exercise.inHeaders) expect(withIt.text, `${where} answers as if it were left out`).not.toBe(without.text);
         try {
           exercise.effect(without, withIt);
         } catch (error) {

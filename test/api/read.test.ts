@@ -71,6 +71,66 @@ describe('GET /plants', () => {
   });
 });
 
+describe('GET /plants?sort= and count=', () => {
+  // Plants of a tag of this test's own, so the store's other plants stay out of the lists.
+  const marker = `rs${uniqueId()}`;
+  const base = uniqueId();
+  // Added in this order; ids and names in other orders; two names equal once folded.
+  const specs: [string, bigint][] = [['Yucca', base + 2n], ['aloe', base + 4n], ['Fern', base + 1n], ['Aloe', base + 3n], ['ivy', base + 5n]];
+  const list = async (query: string) => {
+    const response = await request(sharedServer(), `/plants?tag=${marker}&${query}`, { token });
+    expect(response.status, response.text).toBe(200);
+    return response;
+  };
+  beforeAll(async () => {
+    for (const [name, id] of specs) {
+      const created = await request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "${name}", "tag": "${marker}"}` });
+      expect(created.status).toBe(200);
+    }
+  });
+
+  it.each([
+    ['name', [base + 4n, base + 3n, base + 1n, base + 5n, base + 2n]],
+    ['-name', [base + 2n, base + 5n, base + 1n, base + 3n, base + 4n]],
+    ['id', [base + 1n, base + 2n, base + 3n, base + 4n, base + 5n]],
+    ['-id', [base + 5n, base + 4n, base + 3n, base + 2n, base + 1n]],
+    ['created', specs.map(([, id]) => id)],
+    ['-created', specs.map(([, id]) => id).reverse()],
+  ])('sort=%s lists in that order, and its cursor pages through every plant once', async (sort, expected) => {
+    expect(idsOf((await list(`sort=${sort}`)).text)).toEqual(expected);
+    const walked: bigint[] = [];
+    let next: string | null = `/plants?tag=${marker}&sort=${sort}&limit=2`;
+    while (next) {
+      const page = await request(sharedServer(), next, { token });
+      expect(page.status, page.text).toBe(200);
+      walked.push(...idsOf(page.text));
+      // The Link keeps the sort.
+      next = page.headers.get('link')?.match(/^<([^>]+)>; rel="next"$/)?.[1] ?? null;
+      if (next) expect(next).toContain(`sort=${encodeURIComponent(sort)}`);
+    }
+    expect(walked).toEqual(expected);
+  });
+
+  it('refuses an unknown sort, and a cursor of another sort', async () => {
+    expectError(await request(sharedServer(), '/plants?sort=price', { token }), 400, 40003, 'sort: must be one of -created, created, -name, name, -id, id');
+    const byName = (await list('sort=name&limit=1')).headers.get('next-cursor')!;
+    expect(byName).toBeTruthy();
+    expectError(await request(sharedServer(), `/plants?sort=id&cursor=${byName}`, { token }), 400, 40003, /^cursor: must be a cursor returned by a previous page$/);
+    expectError(await request(sharedServer(), `/plants?cursor=${byName}`, { token }), 400, 40003, /^cursor: must be a cursor returned by a previous page$/);
+  });
+
+  it('answers X-Total-Count with count=true: all the filters match, whatever the page', async () => {
+    expect((await list('limit=2')).headers.get('x-total-count')).toBeNull();
+    expect((await list('limit=2&count=false')).headers.get('x-total-count')).toBeNull();
+    const counted = await list('limit=2&count=true');
+    expect(counted.headers.get('x-total-count')).toBe('5');
+    expect((await request(sharedServer(), counted.headers.get('link')!.slice(1).split('>')[0], { token })).headers.get('x-total-count')).toBe('5');
+    expect((await list('q=ALOE&count=true')).headers.get('x-total-count')).toBe('2');
+    expect((await request(sharedServer(), `/plants?tag=none-${marker}&count=true`, { token })).headers.get('x-total-count')).toBe('0');
+    expectError(await request(sharedServer(), '/plants?count=yes', { token }), 400, 40003, 'count: must be true or false');
+  });
+});
+
 describe('GET and DELETE /plants/{id}', () => {
   it('reads a plant, deletes it with 204, then answers 404 to both', async () => {
     const id = await create('Short-lived');

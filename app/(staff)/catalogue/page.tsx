@@ -14,8 +14,8 @@ export const metadata: Metadata = { title: 'Catalogue · Plant Store' };
 
 const PAGE_SIZE = 20;
 
-// The address holds the filter and the page, as the API's query does (`newer` walks back up).
-const CatalogueQuery = ListPlantsQuery.pick({ q: true, tag: true, cursor: true }).extend({ newer: ListPlantsQuery.shape.cursor });
+// The address holds the filter, the sort and the page, as the API's query does (`newer` walks back).
+const CatalogueQuery = ListPlantsQuery.pick({ q: true, tag: true, sort: true, cursor: true }).extend({ newer: ListPlantsQuery.shape.cursor });
 
 type SearchParams = Promise<Record<string, string | string[] | undefined>>;
 
@@ -44,11 +44,11 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
     etag: plantEtag(toPlant(row)),
   }));
   return (
-    <>
+    <div className="wide">
       <section className="card" aria-labelledby="catalogue-heading">
         <h1 id="catalogue-heading">Catalogue</h1>
         {/* Keyed by the filter: its inputs start from the address again when the address changes. */}
-        <CatalogueSearch key={`${filter.q ?? ''}\n${filter.tag ?? ''}`} q={filter.q ?? ''} tag={filter.tag ?? ''} />
+        <CatalogueSearch key={`${filter.q ?? ''}\n${filter.tag ?? ''}`} q={filter.q ?? ''} tag={filter.tag ?? ''} sort={parsed.success ? parsed.data.sort : undefined} />
         {problem && (
           <p role="alert" className="notice error">
             This address does not name a page of the catalogue ({problem}). <a href="/catalogue">Show the newest plants</a>.
@@ -60,10 +60,13 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
         sessionToken={await issueSessionToken(staff)}
         rows={rows}
         filter={filter}
+        sort={parsed.success ? (parsed.data.sort ?? '-created') : '-created'}
+        total={page?.total ?? 0}
+        before={page?.before ?? 0}
         olderCursor={page?.olderCursor ?? null}
         newerCursor={page?.newerCursor ?? null}
         showHistory={staff.role === 'admin'}
       />
-    </>
+    </div>
   );
 }

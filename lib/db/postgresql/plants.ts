@@ -12,8 +12,8 @@ import 'server-only';
 import { db } from '../client';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
-import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern } from '../shared-sql';
-import type { InsertOutcome, PlantChange, PlantQuery, PlantValues } from '../stores';
+import { COUNT_PLANTS, COUNT_TAGGED, LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition, topTags } from '../shared-sql';
+import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
 import { postgresqlChangeRecords, type Queryable } from './change-records';
 
 type StoredRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
@@ -31,6 +31,9 @@ const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = $1::text::
 const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
 const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
+
+// "createdAt" is a timestamp without a time zone, in UTC.
+const PER_DAY = `SELECT to_char("createdAt", 'YYYY-MM-DD') AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= $1::timestamp GROUP BY 1`;
 
 // A row whose id was taken when we inserted, then freed by a delete before we could read it:
 // inserting it again is right, and rare enough that a few attempts always settle it.
@@ -79,13 +82,14 @@ async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantCh
   return outcomes;
 }
 
-/** The SQL of a list; PostgreSQL's planner picks between the trigram, (tag, seq) and seq indexes. */
-function listStatement(query: PlantQuery): { sql: string; parameters: (string | number)[] } {
-  const newestFirst = query.order === 'newest-first';
-  const bound = newestFirst ? query.beforeSeq : query.afterSeq;
+type Value = string | number;
+
+/** The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, (tag, seq), seq, id and (nameFolded, seq) indexes. */
+function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
   const conditions: string[] = [];
-  const parameters: (string | number)[] = [];
-  const parameter = (value: string | number) => `$${parameters.push(value)}`;
+  const parameters: Value[] = [];
+  // Ids travel as text, cast in SQL (as everywhere in this engine).
+  const parameter = (value: Value | bigint) => (typeof value === 'bigint' ? `$${parameters.push(value.toString())}::text::bigint` : `$${parameters.push(value)}`);
   // pg_trgm serves LIKE from its GIN index when the text has a trigram (three characters or more).
   // One or two characters are also looked up among each name's characters and pairs of characters,
   // in the index of plant_short_grams (its migration, *_short_search_grams, says why). LIKE stays
@@ -96,9 +100,15 @@ function listStatement(query: PlantQuery): { sql: string; parameters: (string | 
     if (!usesTrigramIndex(query.folded)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
   }
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
-  if (bound !== undefined) conditions.push(`p."seq" ${newestFirst ? '<' : '>'} ${parameter(bound)}`);
+  if (query.order && query.after) conditions.push(pastPosition(query.order, query.after, { seq: 'p."seq"' }, parameter));
   const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
-  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY p."seq" ${newestFirst ? 'DESC' : 'ASC'} LIMIT ${parameter(query.take)}`;
+  return { where, parameters, parameter };
+}
+
+/** The SQL of a list: its filter, in its order, past its position. */
+function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } {
+  const { where, parameters, parameter } = filterStatement(query);
+  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY ${orderBy(query.order, { seq: 'p."seq"' })} LIMIT ${parameter(query.take)}`;
   return { sql, parameters };
 }
 
@@ -126,6 +136,27 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
   list(plantQuery) {
     const { sql, parameters } = listStatement(plantQuery);
     return query(db(), sql, ...parameters);
+  },
+  async count(plantQuery) {
+    const { where, parameters } = filterStatement(plantQuery);
+    const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>(`SELECT count(*) AS "count" FROM "Plant" p${where}`, ...parameters);
+    return Number(row.count);
+  },
+  async stats({ since, topTags: top }) {
+    // Side by side on the pool's connections; a change committed between them may show in one
+    // figure and not yet in another, which a dashboard can live with.
+    const [[total], [tagged], tags, perDay] = await Promise.all([
+      db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_PLANTS),
+      db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_TAGGED),
+      db().$queryRawUnsafe<{ tag: string; count: bigint }[]>(topTags('$1'), top),
+      db().$queryRawUnsafe<{ day: string; count: bigint }[]>(PER_DAY, since),
+    ]);
+    return {
+      total: Number(total.count),
+      tagged: Number(tagged.count),
+      tags: tags.map((row) => ({ tag: row.tag, count: Number(row.count) })),
+      perDay: perDay.map((row) => ({ day: row.day, count: Number(row.count) })),
+    };
   },
   async maxId() {
     const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);

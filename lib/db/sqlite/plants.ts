@@ -11,8 +11,8 @@
 import 'server-only';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
-import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern } from '../shared-sql';
-import type { InsertOutcome, PlantQuery, PlantRow } from '../stores';
+import { COUNT_PLANTS, COUNT_TAGGED, LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition, topTags } from '../shared-sql';
+import type { InsertOutcome, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
 import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
 
@@ -23,6 +23,9 @@ const INSERT = `INSERT INTO "Plant" ("id", "name", "tag", "nameFolded", "created
 const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ?`;
 const UPDATE = `UPDATE "Plant" SET "name" = ?, "tag" = ?, "nameFolded" = ? WHERE "seq" = ? RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = ?`;
+
+// "createdAt" is stored as ISO text (or a column default's 'YYYY-MM-DD HH:MM:SS'); both start with the day.
+const PER_DAY = `SELECT substr("createdAt", 1, 10) AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= ? GROUP BY "day"`;
 
 function toRow(row: StoredRow): PlantRow {
   return { seq: Number(row.seq), id: row.id, name: row.name, tag: row.tag, createdAt: fromSqliteTime(row.createdAt) };
@@ -37,41 +40,40 @@ const findById = (id: bigint) => {
 /** An FTS5 string: the trigram tokenizer makes it a phrase of the text's trigrams, i.e. a substring. */
 const ftsPhrase = (folded: string) => `"${folded.replaceAll('"', '""')}"`;
 
+type Value = string | number | bigint;
+
 /**
- * The SQL of a list. A search of three characters or more without a tag walks the trigram index in
- * `seq` order; with a tag, the (tag, seq) index leads and each of its rows is checked for the
- * text, which costs at most the plants of that tag; a shorter search checks plants in `seq` order
- * until the page is full.
+ * The FROM and WHERE of a list or a count. A search of three characters or more without a tag
+ * walks the trigram index; with a tag, the (tag, seq) index leads and each of its rows is checked
+ * for the text, which costs at most the plants of that tag; a shorter search checks plants in the
+ * list's order until the page is full.
  */
-function listStatement(query: PlantQuery): { sql: string; parameters: (string | number)[] } {
-  const newestFirst = query.order === 'newest-first';
-  const bound = newestFirst ? query.beforeSeq : query.afterSeq;
+function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
   const conditions: string[] = [];
-  const parameters: (string | number)[] = [];
+  const parameters: Value[] = [];
+  const parameter = (value: Value) => (parameters.push(value), '?');
   let from = '"Plant" p';
   let seq = 'p."seq"';
   if (query.folded !== undefined) {
     if (query.tag === undefined && usesTrigramIndex(query.folded)) {
       from = '"PlantSearch" s JOIN "Plant" p ON p."seq" = s.rowid';
       seq = 's.rowid';
-      conditions.push('s."PlantSearch" MATCH ?');
-      parameters.push(ftsPhrase(query.folded));
+      conditions.push(`s."PlantSearch" MATCH ${parameter(ftsPhrase(query.folded))}`);
     } else {
-      conditions.push(`p."nameFolded" LIKE ? ESCAPE '\\'`);
-      parameters.push(containsPattern(query.folded));
+      conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
     }
   }
-  if (query.tag !== undefined) {
-    conditions.push('p."tag" = ?');
-    parameters.push(query.tag);
-  }
-  if (bound !== undefined) {
-    conditions.push(`${seq} ${newestFirst ? '<' : '>'} ?`);
-    parameters.push(bound);
-  }
-  parameters.push(query.take);
+  if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
+  if (query.order && query.after) conditions.push(pastPosition(query.order, query.after, { seq }, parameter));
   const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
-  return { sql: `SELECT ${PLANT_COLUMNS_OF_P} FROM ${from}${where} ORDER BY ${seq} ${newestFirst ? 'DESC' : 'ASC'} LIMIT ?`, parameters };
+  return { from, where, seq, parameters, parameter };
+}
+
+/** The SQL of a list: its filter, in its order, past its position. */
+function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } {
+  const { from, where, seq, parameters, parameter } = filterStatement(query);
+  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM ${from}${where} ORDER BY ${orderBy(query.order, { seq })} LIMIT ${parameter(query.take)}`;
+  return { sql, parameters };
 }
 
 export const sqlitePlants = plantStoreOf<void>({
@@ -105,8 +107,25 @@ export const sqlitePlants = plantStoreOf<void>({
   findById: (id) => whenNotBusy(() => findById(id)),
   async list(query) {
     const { sql, parameters } = listStatement(query);
-    const rows = await whenNotBusy(() => prepared<(string | number)[], StoredRow>(sql).all(...parameters));
+    const rows = await whenNotBusy(() => prepared<Value[], StoredRow>(sql).all(...parameters));
     return rows.map(toRow);
+  },
+  async count(query) {
+    const { from, where, parameters } = filterStatement(query);
+    const row = await whenNotBusy(() => prepared<Value[], { count: bigint }>(`SELECT count(*) AS "count" FROM ${from}${where}`).get(...parameters));
+    return Number(row!.count);
+  },
+  stats({ since, topTags: top }) {
+    // One read, so the figures agree with each other.
+    return whenNotBusy(() => {
+      const count = (sql: string) => Number(prepared<[], { count: bigint }>(sql).get()!.count);
+      return {
+        total: count(COUNT_PLANTS),
+        tagged: count(COUNT_TAGGED),
+        tags: prepared<[number], { tag: string; count: bigint }>(topTags('?')).all(top).map((row) => ({ tag: row.tag, count: Number(row.count) })),
+        perDay: prepared<[string], { day: string; count: bigint }>(PER_DAY).all(since).map((row) => ({ day: row.day, count: Number(row.count) })),
+      };
+    });
   },
   async maxId() {
     return (await whenNotBusy(() => prepared<[], { id: bigint | null }>(MAX_PLANT_ID).get()))?.id ?? null;

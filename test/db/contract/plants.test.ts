@@ -9,7 +9,7 @@ import type { ChangeContext } from '../../../lib/audit/context';
 import { answerBusy, DatabaseBusyError } from '../../../lib/db/busy';
 import { db } from '../../../lib/db/client';
 import { engine } from '../../../lib/db/engine';
-import type { PlantChange, PlantRow, PlantValues, RecordChanges } from '../../../lib/db/stores';
+import { NEWEST_FIRST, OLDEST_FIRST, type PlantChange, type PlantOrder, type PlantRow, type PlantValues, type RecordChanges } from '../../../lib/db/stores';
 import { sqliteFilePath } from '../../../lib/db/url';
 import { ApiError } from '../../../lib/errors';
 import { recordedChange } from '../../../lib/plants/service';
@@ -33,7 +33,7 @@ describe('an empty store', () => {
   it('has no highest id, offers 1 as the lowest free one, and lists and finds nothing', async () => {
     expect(await store().maxId()).toBeNull();
     expect(await store().lowestFreePositiveId()).toBe(1n);
-    expect(await store().list({ order: 'newest-first', take: 10 })).toEqual([]);
+    expect(await store().list({ order: NEWEST_FIRST, take: 10 })).toEqual([]);
     expect(await store().findById(1n)).toBeNull();
   });
 });
@@ -98,7 +98,7 @@ describe('update', () => {
     expect(after).toEqual({ ...before, name: 'New name', tag: null });
     expect(await store().findById(before.id)).toEqual(after);
     expect(changes).toEqual([[{ kind: 'updated', plant: after, previous: before }]]);
-    const found = (folded: string) => store().list({ order: 'newest-first', folded, take: 1000 }).then((rows) => rows.map((row) => row.id));
+    const found = (folded: string) => store().list({ order: NEWEST_FIRST, folded, take: 1000 }).then((rows) => rows.map((row) => row.id));
     expect(await found(foldForSearch('NEW NAME'))).toContain(before.id);
     expect(await found(foldForSearch('old name'))).not.toContain(before.id);
   });
@@ -170,17 +170,66 @@ describe('delete', () => {
 });
 
 describe('list', () => {
-  it('walks newest first down from beforeSeq and oldest first up from afterSeq, `take` at a time, with or without a search', async () => {
+  const past = (row: PlantRow) => ({ seq: row.seq, id: row.id, folded: foldForSearch(row.name) });
+
+  it('walks newest first and oldest first past a position, `take` at a time, with or without a search', async () => {
     const marker = `pg${randomInt(1e9, 1e10)}`;
     const tag = `page-${marker}`;
     const rows = (await store().insertMany(Array.from({ length: 5 }, (_, index) => plant(`Paged ${marker} ${index}`, tag)), unrecorded)).map((outcome) => outcome.row);
     // By tag alone, by a search of the trigram index alone and with the tag, and by one of two characters.
     for (const where of [{ tag }, { folded: marker }, { folded: marker, tag }, { folded: 'pa', tag }]) {
-      expect(await store().list({ ...where, order: 'newest-first', take: 2 })).toEqual([rows[4], rows[3]]);
-      expect(await store().list({ ...where, order: 'newest-first', take: 2, beforeSeq: rows[3].seq })).toEqual([rows[2], rows[1]]);
-      expect(await store().list({ ...where, order: 'oldest-first', take: 3 })).toEqual(rows.slice(0, 3));
-      expect(await store().list({ ...where, order: 'oldest-first', take: 3, afterSeq: rows[2].seq })).toEqual(rows.slice(3));
+      expect(await store().list({ ...where, order: NEWEST_FIRST, take: 2 })).toEqual([rows[4], rows[3]]);
+      expect(await store().list({ ...where, order: NEWEST_FIRST, take: 2, after: past(rows[3]) })).toEqual([rows[2], rows[1]]);
+      expect(await store().list({ ...where, order: OLDEST_FIRST, take: 3 })).toEqual(rows.slice(0, 3));
+      expect(await store().list({ ...where, order: OLDEST_FIRST, take: 3, after: past(rows[2]) })).toEqual(rows.slice(3));
     }
+  });
+
+  it('sorts by folded name (equal names in the order added) and by id, each way, and pages through every plant once', async () => {
+    const marker = `so${randomInt(1e9, 1e10)}`;
+    const tag = `sort-${marker}`;
+    const base = uniqueId();
+    // Ids out of the order of adding, names out of both; two names equal once folded.
+    const specs: [string, bigint][] = [['banana', base + 3n], ['Apple', base + 5n], ['cherry', base + 1n], ['apple', base + 4n], ['Äpfel', base + 2n]];
+    const rows = (await store().insertMany(specs.map(([name, id]) => plant(`${name} ${marker}`, tag, id)), unrecorded)).map((outcome) => outcome.row);
+    const [banana, appleUpper, cherry, appleLower, apfel] = rows;
+    const expected: [PlantOrder, PlantRow[]][] = [
+      [{ key: 'name', descending: false }, [appleUpper, appleLower, banana, cherry, apfel]],
+      [{ key: 'name', descending: true }, [apfel, cherry, banana, appleLower, appleUpper]],
+      [{ key: 'id', descending: false }, [cherry, apfel, banana, appleLower, appleUpper]],
+      [{ key: 'id', descending: true }, [appleUpper, appleLower, banana, apfel, cherry]],
+      [OLDEST_FIRST, rows],
+      [NEWEST_FIRST, [...rows].reverse()],
+    ];
+    for (const [order, inOrder] of expected) {
+      expect(await store().list({ tag, order, take: 10 }), JSON.stringify(order)).toEqual(inOrder);
+      // Two at a time, each page past the last row of the one before.
+      const walked: PlantRow[] = [];
+      for (let after: PlantRow | undefined; ; ) {
+        const page = await store().list({ tag, order, take: 2, after: after && past(after) });
+        walked.push(...page);
+        if (page.length < 2) break;
+        after = page[page.length - 1];
+      }
+      expect(walked).toEqual(inOrder);
+      // With a search of the trigram index, and one of two characters, the same order.
+      expect(await store().list({ folded: marker, order, take: 10 })).toEqual(inOrder);
+      expect(await store().list({ folded: 'so', tag, order, take: 10 })).toEqual(inOrder);
+    }
+  });
+
+  it('counts what the filter matches, and what lies past a position in an order', async () => {
+    const marker = `ct${randomInt(1e9, 1e10)}`;
+    const tag = `count-${marker}`;
+    expect(await store().count({ tag })).toBe(0);
+    const rows = (await store().insertMany(['Fern', 'Fig', 'Moss', 'Fir'].map((name) => plant(`${name} ${marker}`, tag)), unrecorded)).map((outcome) => outcome.row);
+    await insertOne(plant(`Other ${marker}`, null));
+    expect(await store().count({ tag })).toBe(4);
+    expect(await store().count({ folded: marker })).toBe(5);
+    expect(await store().count({ folded: foldForSearch('FI'), tag })).toBe(2);
+    expect(await store().count({ tag, order: NEWEST_FIRST, after: past(rows[1]) })).toBe(1);
+    expect(await store().count({ tag, order: { key: 'name', descending: false }, after: past(rows[1]) })).toBe(2);
+    expect(await store().count({})).toBeGreaterThanOrEqual(5);
   });
 });
 
@@ -198,7 +247,7 @@ describe('search', () => {
   /** Names found by a search, as the plant rules ask for them (folded), narrowed by this run's tag unless told otherwise. */
   async function search(q?: string, narrowTo: string | undefined = tag): Promise<string[]> {
     const folded = q === undefined ? undefined : foldForSearch(q) || undefined;
-    return (await store().list({ order: 'newest-first', take: 100, folded, tag: narrowTo })).map((row) => row.name);
+    return (await store().list({ order: NEWEST_FIRST, take: 100, folded, tag: narrowTo })).map((row) => row.name);
   }
 
   beforeAll(async () => {

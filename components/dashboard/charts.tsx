@@ -1,0 +1,144 @@
+// The dashboard's charts: SVG drawn on the server, so they add no JavaScript to the page and need
+// nothing the Content-Security-Policy would refuse (no inline styles: colours come from classes in
+// app/globals.css). Each has a table of the same figures behind a "Show as table" disclosure
+// (<details>, no script), and says so in words when there is nothing to draw.
+import type { Stats } from '@/lib/schemas/stats';
+
+const number = new Intl.NumberFormat('en');
+const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
+const dateOf = (day: string) => shortDate.format(new Date(`${day}T00:00:00Z`));
+
+/** A round top for the axis: 1, 2 or 5 times a power of ten, at least the largest value. */
+function niceTop(largest: number): number {
+  if (largest <= 1) return 1;
+  const power = 10 ** Math.floor(Math.log10(largest));
+  return ([1, 2, 5, 10].map((step) => step * power).find((top) => top >= largest) ?? largest);
+}
+
+const WIDTH = 640;
+const HEIGHT = 200;
+const LEFT = 40;
+const BOTTOM = 24;
+const TOP = 8;
+
+/** Plants added per day: one column a day, today last. */
+export function AddedPerDayChart({ perDay, titleId }: { perDay: Stats['addedPerDay']; titleId: string }) {
+  const largest = Math.max(0, ...perDay.map((day) => day.count));
+  if (largest === 0) return <p className="empty">No plants were added in these {perDay.length} days.</p>;
+  const top = niceTop(largest);
+  const plotHeight = HEIGHT - BOTTOM - TOP;
+  const step = (WIDTH - LEFT) / perDay.length;
+  const barWidth = Math.max(step - 2, 1);
+  const y = (count: number) => TOP + plotHeight - (count / top) * plotHeight;
+  const labelEvery = Math.ceil(perDay.length / 6);
+  return (
+    <>
+      <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} preserveAspectRatio="none">
+        {[0, top / 2, top].map((tick) => (
+          <g key={tick}>
+            <line className="chart-grid" x1={LEFT} x2={WIDTH} y1={y(tick)} y2={y(tick)} />
+            <text className="chart-label" x={LEFT - 6} y={y(tick) + 4} textAnchor="end">
+              {number.format(tick)}
+            </text>
+          </g>
+        ))}
+        {perDay.map((day, index) => (
+          <rect key={day.date} className="chart-bar" x={LEFT + index * step + 1} y={y(day.count)} width={barWidth} height={(day.count / top) * plotHeight}>
+            <title>{`${dateOf(day.date)}: ${number.format(day.count)}`}</title>
+          </rect>
+        ))}
+        {perDay.map((day, index) =>
+          index % labelEvery === 0 || index === perDay.length - 1 ? (
+            <text key={day.date} className="chart-label" x={LEFT + index * step + step / 2} y={HEIGHT - 6} textAnchor="middle">
+              {dateOf(day.date)}
+            </text>
+          ) : null,
+        )}
+      </svg>
+      <details className="chart-table">
+        <summary>Show as table</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Day</th>
+              <th scope="col">Plants added</th>
+            </tr>
+          </thead>
+          <tbody>
+            {perDay.map((day) => (
+              <tr key={day.date}>
+                <td>{day.date}</td>
+                <td>{number.format(day.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
+  );
+}
+
+type TagBar = { label: string; count: number; href?: string };
+
+/** Plants by tag: the largest tags, then "other" and "no tag"; a tag's bar links to its plants. */
+export function TagChart({ stats, titleId }: { stats: Pick<Stats, 'tags' | 'otherTags' | 'untagged' | 'total'>; titleId: string }) {
+  if (stats.total === 0) return <p className="empty">No plants yet, so no tags to show.</p>;
+  const bars: TagBar[] = [
+    ...stats.tags.map((tag) => ({ label: tag.tag, count: tag.count, href: `/catalogue?${new URLSearchParams({ tag: tag.tag })}` })),
+    ...(stats.otherTags > 0 ? [{ label: 'other tags', count: stats.otherTags }] : []),
+    ...(stats.untagged > 0 ? [{ label: 'no tag', count: stats.untagged }] : []),
+  ];
+  const largest = Math.max(...bars.map((bar) => bar.count));
+  const rowHeight = 26;
+  const labelWidth = 170;
+  const height = bars.length * rowHeight;
+  const width = (count: number) => Math.max((count / largest) * (WIDTH - labelWidth - 70), 2);
+  const short = (label: string) => (label.length > 22 ? `${label.slice(0, 21)}…` : label);
+  return (
+    <>
+      <svg className="chart" viewBox={`0 0 ${WIDTH} ${height}`} role="group" aria-labelledby={titleId}>
+        {bars.map((bar, index) => {
+          const yTop = index * rowHeight;
+          const content = (
+            <>
+              <text className="chart-label" x={labelWidth - 8} y={yTop + 17} textAnchor="end">
+                {short(bar.label)}
+              </text>
+              <rect className={bar.href ? 'chart-bar' : 'chart-bar muted-bar'} x={labelWidth} y={yTop + 4} width={width(bar.count)} height={rowHeight - 8} />
+              <text className="chart-value" x={labelWidth + width(bar.count) + 6} y={yTop + 17}>
+                {number.format(bar.count)}
+              </text>
+            </>
+          );
+          return bar.href ? (
+            // Named by its own text, the tag and its count (a label of its own would have to repeat both).
+            <a key={bar.label} href={bar.href} className="chart-link">
+              {content}
+            </a>
+          ) : (
+            <g key={bar.label}>{content}</g>
+          );
+        })}
+      </svg>
+      <details className="chart-table">
+        <summary>Show as table</summary>
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Tag</th>
+              <th scope="col">Plants</th>
+            </tr>
+          </thead>
+          <tbody>
+            {bars.map((bar) => (
+              <tr key={bar.label}>
+                <td>{bar.href ? <a href={bar.href}>{bar.label}</a> : bar.label}</td>
+                <td>{number.format(bar.count)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </details>
+    </>
+  );
+}

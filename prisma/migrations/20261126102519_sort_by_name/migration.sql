@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Plant_nameFolded_seq_idx" ON "Plant"("nameFolded", "seq");

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Plant_createdAt_idx" ON "Plant"("createdAt");
