@@ -71,6 +71,9 @@ const USAGE = `usage: npm run bench -- [options]
   --connections N     concurrent connections (default 32)
   --quick             smoke check: 1 s warm-up, 3 s measured
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
+  --sqlite-synchronous MODE
+                      FULL or NORMAL: the app servers' SQLITE_SYNCHRONOUS (default: the
+                      environment's, else the server's default, FULL; see lib/db/durability.ts)
   -h, --help          this text
 
   BENCH_SERVER=next-start   serve with next start instead of .next/standalone/server.js
@@ -132,6 +135,7 @@ function readOptions(argv) {
         connections: { type: 'string' },
         quick: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
+        'sqlite-synchronous': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -159,6 +163,9 @@ function readOptions(argv) {
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
 
+  const synchronous = (values['sqlite-synchronous'] ?? process.env.SQLITE_SYNCHRONOUS ?? 'FULL').trim().toUpperCase();
+  if (!['FULL', 'NORMAL'].includes(synchronous)) throw new UsageError(`--sqlite-synchronous must be FULL or NORMAL, not "${synchronous}"`);
+
   const server = process.env.BENCH_SERVER?.trim() || 'standalone';
   if (!['next-start', 'standalone'].includes(server)) throw new UsageError(`BENCH_SERVER must be standalone or next-start, not "${server}"`);
   return {
@@ -169,6 +176,7 @@ function readOptions(argv) {
     quick: values.quick,
     build: !(values['no-build'] || process.env.BENCH_SKIP_BUILD === '1'),
     serverMode: server,
+    sqliteSynchronous: synchronous,
   };
 }
 
@@ -477,6 +485,7 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
     // As npm start runs it: its default flags, and BENCH_SERVER_NODE_OPTIONS on top.
     NODE_OPTIONS: serverNodeOptions(process.env.BENCH_SERVER_NODE_OPTIONS),
+    SQLITE_SYNCHRONOUS: options.sqliteSynchronous,
     PORT: String(port),
     HOSTNAME: '127.0.0.1',
     ...extraEnv,
@@ -724,6 +733,7 @@ function report(run) {
   if (run.servers.next) lines.push("Next's router: the same server with API_DIRECT_ROUTES=off");
   if (run.servers.webhook) lines.push('webhook: the same server with one webhook endpoint, delivering to bench/receiver.mjs on this machine');
   lines.push(`load: autocannon, ${run.options.connections} connections, ${run.options.duration} s measured after ${run.options.warmup} s warm-up`);
+  lines.push(`SQLite: synchronous=${run.options.sqliteSynchronous}`);
   lines.push('');
   const rows = [['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB']];
   for (const target of run.targets) {
@@ -845,7 +855,14 @@ async function main() {
       loadAverageEnd: loadAverageStart,
     },
     serverMode: options.serverMode,
-    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, quick: options.quick, build: options.build },
+    options: {
+      duration: options.duration,
+      warmup: options.warmup,
+      connections: options.connections,
+      quick: options.quick,
+      build: options.build,
+      sqliteSynchronous: options.sqliteSynchronous,
+    },
     servers: {},
     databases: { app: databasePragmas(appDb), floor: null },
     targets: [],
