@@ -565,13 +565,12 @@ async function drainDeliveries(databaseFile, receiverUrl) {
   }
 }
 
-/** PRAGMAs as a connection opened the Prisma adapter's way (new Database(file, {timeout})) sees them. */
+/** The file's journal mode (synchronous is per connection: the server sets it, SQLITE_SYNCHRONOUS). */
 function databasePragmas(file) {
   const connection = new Database(file, { timeout: 5000 });
   try {
     connection.prepare('SELECT count(*) FROM sqlite_master').get(); // open the file for real
-    const synchronous = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][connection.pragma('synchronous', { simple: true })];
-    return { journal_mode: connection.pragma('journal_mode', { simple: true }), synchronous };
+    return { journal_mode: connection.pragma('journal_mode', { simple: true }) };
   } finally {
     connection.close();
   }
@@ -733,7 +732,6 @@ function report(run) {
   if (run.servers.next) lines.push("Next's router: the same server with API_DIRECT_ROUTES=off");
   if (run.servers.webhook) lines.push('webhook: the same server with one webhook endpoint, delivering to bench/receiver.mjs on this machine');
   lines.push(`load: autocannon, ${run.options.connections} connections, ${run.options.duration} s measured after ${run.options.warmup} s warm-up`);
-  lines.push(`SQLite: synchronous=${run.options.sqliteSynchronous}`);
   lines.push('');
   const rows = [['target', 'req/s', 'p50 ms', 'p99 ms', 'errors', 'peak RSS MB']];
   for (const target of run.targets) {
@@ -775,7 +773,7 @@ function report(run) {
     );
   }
   lines.push('');
-  lines.push(`SQLite: project database ${run.databases.app.journal_mode}, synchronous=${run.databases.app.synchronous} (as its connections open it); floor ${run.databases.floor ? `${run.databases.floor.journal_mode}, synchronous=${run.databases.floor.synchronous} (set by floor-server.mjs)` : 'not run'}`);
+  lines.push(`SQLite: project database ${run.databases.app.journal_mode}, synchronous=${run.options.sqliteSynchronous} (SQLITE_SYNCHRONOUS, set by the server on its connections); floor ${run.databases.floor ? `${run.databases.floor.journal_mode}, synchronous=${run.databases.floor.synchronous} (set by floor-server.mjs)` : 'not run'}`);
   lines.push(`RSS: VmRSS of the server process plus its descendants, sampled every 100 ms during each measured run`);
   for (const result of run.catalogue ?? []) {
     lines.push(

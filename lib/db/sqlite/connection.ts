@@ -58,6 +58,11 @@ export function prepared<Parameters extends unknown[], Row = unknown>(sql: strin
   return statement as Database.Statement<Parameters, Row>;
 }
 
+/** The connection itself, for the whole-database work of lib/db/sqlite/maintenance.ts (a backup's source). */
+export function sqliteDatabase(): Database.Database {
+  return connection().database;
+}
+
 export function closeSqliteConnection(): void {
   shared.current?.database.close();
   shared.current = undefined;
