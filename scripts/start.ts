@@ -4,8 +4,10 @@
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import { auditRetentionDays } from '../lib/audit/retention-config';
+import { backupSettings } from '../lib/backups/config';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
+import { sqliteSynchronous } from '../lib/db/durability';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { configuredPublicOrigin } from '../lib/http/origin';
 import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
@@ -30,6 +32,8 @@ async function main() {
   configuredPublicOrigin();
   retrySchedule();
   auditRetentionDays();
+  backupSettings();
+  sqliteSynchronous();
   // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
   if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
 

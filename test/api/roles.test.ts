@@ -47,7 +47,7 @@ beforeAll(async () => {
 
 describe('pages', () => {
   const STAFF_PAGES = ['/', '/catalogue', '/import', '/tokens', '/docs', '/account'];
-  const ADMIN_PAGES = ['/staff', '/webhooks', '/audit'];
+  const ADMIN_PAGES = ['/staff', '/webhooks', '/audit', '/backups'];
 
   it('send a signed-out visitor to sign in, and come back', async () => {
     for (const path of [...STAFF_PAGES, ...ADMIN_PAGES]) {
