@@ -72,8 +72,8 @@ const USAGE = `usage: npm run bench -- [options]
   --quick             smoke check: 1 s warm-up, 3 s measured
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
   --sqlite-synchronous MODE
-                      FULL or NORMAL: the app servers' SQLITE_SYNCHRONOUS (default: the
-                      environment's, else the server's default, FULL; see lib/db/durability.ts)
+                      NORMAL or FULL: the app servers' SQLITE_SYNCHRONOUS (default: the
+                      environment's, else the server's default, NORMAL; see lib/db/durability.ts)
   -h, --help          this text
 
   BENCH_SERVER=next-start   serve with next start instead of .next/standalone/server.js
@@ -163,8 +163,8 @@ function readOptions(argv) {
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
 
-  const synchronous = (values['sqlite-synchronous'] ?? process.env.SQLITE_SYNCHRONOUS ?? 'FULL').trim().toUpperCase();
-  if (!['FULL', 'NORMAL'].includes(synchronous)) throw new UsageError(`--sqlite-synchronous must be FULL or NORMAL, not "${synchronous}"`);
+  const synchronous = (values['sqlite-synchronous'] ?? process.env.SQLITE_SYNCHRONOUS ?? 'NORMAL').trim().toUpperCase();
+  if (!['FULL', 'NORMAL'].includes(synchronous)) throw new UsageError(`--sqlite-synchronous must be NORMAL or FULL, not "${synchronous}"`);
 
   const server = process.env.BENCH_SERVER?.trim() || 'standalone';
   if (!['next-start', 'standalone'].includes(server)) throw new UsageError(`BENCH_SERVER must be standalone or next-start, not "${server}"`);

@@ -63,7 +63,7 @@ describe.skipIf(testEngine() !== 'sqlite')('npm start', () => {
     ['AUTH_FAILURES_PER_MINUTE', 'lots', 'AUTH_FAILURES_PER_MINUTE must be a whole number'],
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
     ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
-    ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "OFF"'],
+    ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be NORMAL (the default) or FULL, got "OFF"'],
   ])('refuses %s=%s before it starts anything', (name, value, message) => {
     const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'refused.db')}`, [name]: value },
