@@ -1,6 +1,11 @@
 // Runs once when a server process starts (Next.js instrumentation hook).
 export async function register() {
   if (process.env.NEXT_RUNTIME === 'nodejs') {
+    // Traces only when an OTLP endpoint is configured: otherwise the SDK is never even loaded.
+    const { tracingConfigured } = await import('./lib/tracing/config');
+    if (tracingConfigured() && process.env.NEXT_PHASE !== 'phase-production-build') {
+      await (await import('./lib/tracing/sdk')).startTracing();
+    }
     const { listenForShutdownSignals } = await import('./lib/shutdown');
     listenForShutdownSignals();
     // Not awaited: the server answers while the hint is worked out.

@@ -3,6 +3,7 @@
 
 import 'server-only';
 import { processWide } from './process-wide';
+import { traceFields } from './tracing/spans';
 
 type Fields = Record<string, string | number | boolean | null | undefined | readonly string[]>;
 
@@ -13,8 +14,10 @@ export function sendInfoLogsToStderr(): void {
   destination.info = process.stderr;
 }
 
+// With tracing on, a line written inside a span names it (trace_id, span_id), so a log search and
+// a trace lead to each other.
 function line(level: 'info' | 'warn' | 'error', message: string, fields: Fields): string {
-  return `${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields })}\n`;
+  return `${JSON.stringify({ time: new Date().toISOString(), level, msg: message, ...fields, ...traceFields() })}\n`;
 }
 
 export const log = {

@@ -10,6 +10,7 @@ import path from 'node:path';
 import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from '../lib/errors.ts';
 import { apiErrorResponse } from '../lib/http/respond.ts';
 import { log } from '../lib/log.ts';
+import { inRequestSpan } from '../lib/tracing/spans.ts';
 import { checkBuild } from './build-check.mjs';
 import { DIRECT_ROUTES } from './direct-paths.mjs';
 import { nextCompression, routeHandlersOf } from './next-internals.mjs';
@@ -128,7 +129,7 @@ export async function createDirectRoutes(dir, { origin }) {
       if (!found) continue;
       const handler = route.handlers[request.method];
       if (typeof handler !== 'function') return null;
-      return { handler, pathname, params: route.param ? { [route.param]: found[1] } : {} };
+      return { handler, pathname, page: route.page, params: route.param ? { [route.param]: found[1] } : {} };
     }
     return null;
   }
@@ -174,6 +175,13 @@ export async function createDirectRoutes(dir, { origin }) {
   function serve(request, response) {
     const found = match(request);
     if (!found) return false;
+    // Next's router makes each request's server span; here it is made as Next would make it for the
+    // same route (lib/tracing/spans.ts), when tracing is on.
+    inRequestSpan(request, response, found.page, () => answer(request, response, found));
+    return true;
+  }
+
+  function answer(request, response, found) {
     let webRequest;
     try {
       webRequest = webRequestOf(request);
@@ -185,13 +193,12 @@ export async function createDirectRoutes(dir, { origin }) {
       refusal.headers.set('connection', 'close');
       refusal.headers.set('cache-control', 'no-store');
       respond(request, response, found.pathname, refusal).catch((error) => fail(response, error));
-      return true;
+      return;
     }
     found
       .handler(webRequest, { params: Promise.resolve(found.params) })
       .then((answered) => respond(request, response, found.pathname, answered))
       .catch((error) => fail(response, error));
-    return true;
   }
 
   return { serve, routes: routes.map((route) => route.page) };

@@ -14,6 +14,7 @@ import { unreadableRouterState } from '../lib/http/next-protocol.ts';
 import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin.ts';
 import { settleTarget } from '../lib/http/request-target.ts';
 import { log } from '../lib/log.ts';
+import { flushTraces } from '../lib/tracing/spans.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
@@ -122,6 +123,8 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
     stopping = true;
     server.close(async () => {
       await app.close().catch((error) => log.error('Next did not close cleanly', { error: error?.stack ?? String(error) }));
+      // The last requests' spans, when tracing is on (at most 2 s for an unreachable collector).
+      await flushTraces();
       process.exit(code);
     });
     server.closeIdleConnections();

@@ -8,6 +8,8 @@ import { closePrismaClient } from './client';
 import { postgresqlEngine } from './postgresql/engine';
 import { sqliteEngine } from './sqlite/engine';
 import type { Engine } from './stores';
+import { tracedEngine } from './traced-engine';
+import { tracingOn } from '../tracing/spans';
 import { databaseEngine, type DatabaseEngine } from './url';
 
 // The choice is made once per process, on first use (never at build time), and again only after
@@ -19,7 +21,9 @@ const chosen = processWide('database-engine', () => ({ current: undefined as Dat
 
 /** The process's engine: its plants, deliveries, sign-in throttle, rate counter, token use and account statements. */
 export function engine(): Engine {
-  return (chosen.current ??= databaseEngine()) === 'sqlite' ? sqliteEngine : postgresqlEngine;
+  const picked = (chosen.current ??= databaseEngine()) === 'sqlite' ? sqliteEngine : postgresqlEngine;
+  // With tracing on, every store operation is a span (lib/db/traced-engine.ts); off, not even a wrapper.
+  return tracingOn() ? tracedEngine(picked) : picked;
 }
 
 /** Closes the process's database connections (at shutdown, and in tests); the next use opens new ones. */

@@ -37,7 +37,7 @@ export const LOWEST_FREE_POSITIVE_ID = `SELECT CASE WHEN NOT EXISTS (SELECT 1 FR
 /** An audit record's columns, in the order the engines' inserts list them. */
 export const AUDIT_COLUMNS = '"at", "action", "actorType", "actorId", "actorName", "targetType", "targetId", "requestId", "clientAddress", "before", "after"';
 /** An outbox event's columns, in the order the engines' inserts list them (then "fannedOut"). */
-export const OUTBOX_COLUMNS = '"id", "type", "plantId", "endpointId", "payload", "createdAt"';
+export const OUTBOX_COLUMNS = '"id", "type", "plantId", "endpointId", "payload", "createdAt", "traceparent"';
 
 /**
  * A plant's event is kept only while some endpoint is enabled to hear of it: with none, a store

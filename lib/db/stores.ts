@@ -91,6 +91,8 @@ export type OutboxRow = {
   /** The exact body every attempt sends (and signs). */
   payload: string;
   createdAt: Date;
+  /** The W3C trace context of the change that made it (tracing on), which its attempts' spans join. */
+  traceparent: string | null;
 };
 
 /** What a change leaves behind besides itself, written in its own transaction. */
@@ -131,6 +133,8 @@ export type ClaimedDelivery = {
   secret: string;
   messageId: string;
   payload: string;
+  /** The event's trace context (OutboxRow), or null. */
+  traceparent: string | null;
 };
 
 /** What an attempt leaves: succeeded, failed for good, or pending a retry at `nextAttemptAt`. */

@@ -10,6 +10,7 @@ import { authenticateWithinLimit } from './auth-failure-limit';
 import { ApiError } from '../errors';
 import { consumeRateLimit, rateLimitHeaders } from './rate-limit';
 import { requestIdOf } from '../shared/request-id';
+import { annotateRequestSpan } from '../tracing/spans';
 import { errorResponse } from './error-response';
 
 type RouteContext<Params> = { params: Promise<Params> };
@@ -50,6 +51,9 @@ function wrap<Params, Context extends ApiContext<Params>>(
     if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
     if (isShuttingDown()) response.headers.set('connection', 'close');
     for (const [name, value] of Object.entries(context?.responseHeaders ?? {})) response.headers.set(name, value);
+    // With tracing on, the request's server span (Next's, or the direct path's) carries what this
+    // answer's log line does: the request id, and the status in the stable attribute's name.
+    annotateRequestSpan({ 'plant_store.request_id': requestId, 'http.response.status_code': response.status });
     // The path the router matched: request.url is never built on Host (the direct path builds it on
     // a fixed origin, Next on its own hostname and port, and server/main.mjs has made an
     // absolute-form target a path before either), so a Host with a path cannot rewrite this.

@@ -13,6 +13,7 @@ import { plantEtag } from './etag';
 import { foldForSearch } from '../shared/fold';
 import { plantEvent } from '../webhooks/outbox';
 import { deliverSoon } from '../webhooks/wake';
+import { currentTraceparent } from '../tracing/spans';
 import type { ChangeRecords, InsertOutcome, PlantChange, PlantQuery, PlantRow, RecordChanges } from '../db/stores';
 
 export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
@@ -22,13 +23,13 @@ export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
 const notFound = (id: bigint) => new ApiError('not_found', `No plant has id ${id}`);
 
 /** A plant change's audit record and (when wanted) webhook event: the plant as it is now, and as it was. */
-function recordsOfChange(change: PlantChange, context: ChangeContext, at: Date, events: boolean): ChangeRecords {
+function recordsOfChange(change: PlantChange, context: ChangeContext, at: Date, events: boolean, traceparent: string | null): ChangeRecords {
   const action = `plant.${change.kind}` as const;
   const now = change.kind === 'deleted' ? undefined : toPlant(change.plant);
   const before = change.kind === 'created' ? undefined : toPlant(change.previous);
   const plant = (now ?? before)!;
   const audit = auditRow({ action, target: { type: 'plant', id: String(plant.id) }, before, after: now }, context, at);
-  return { audit: [audit], events: events ? [plantEvent(action, plant, at)] : [] };
+  return { audit: [audit], events: events ? [plantEvent(action, plant, at, traceparent)] : [] };
 }
 
 /**
@@ -37,11 +38,14 @@ function recordsOfChange(change: PlantChange, context: ChangeContext, at: Date, 
  */
 export async function recordedChange<T>(context: ChangeContext, change: (record: RecordChanges) => Promise<T>): Promise<T> {
   const written: ChangeRecords[] = [];
+  // The request's trace context, taken here: the store may make the records in another request's
+  // turn (SQLite's group commit), where the active span is not this request's.
+  const traceparent = currentTraceparent();
   const result = await change((changes, options) => {
     const at = new Date();
     const records: ChangeRecords = { audit: [], events: [] };
     for (const one of changes) {
-      const { audit, events } = recordsOfChange(one, context, at, options.events);
+      const { audit, events } = recordsOfChange(one, context, at, options.events, traceparent);
       records.audit.push(...audit);
       records.events.push(...events);
     }

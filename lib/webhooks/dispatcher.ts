@@ -56,7 +56,11 @@ export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, sche
 }
 
 async function attempt(delivery: ClaimedDelivery): Promise<void> {
-  const result = await attemptDelivery({ url: delivery.url, secret: delivery.secret }, { id: delivery.messageId, payload: delivery.payload });
+  const result = await attemptDelivery(
+    { url: delivery.url, secret: delivery.secret },
+    { id: delivery.messageId, payload: delivery.payload, traceparent: delivery.traceparent },
+    { id: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attempts },
+  );
   const outcome = outcomeOf(result, delivery, state.schedule);
   await engine().deliveries.complete(delivery, outcome, new Date());
   if (outcome.status !== 'succeeded') {

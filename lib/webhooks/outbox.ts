@@ -7,6 +7,7 @@ import type { OutboxRow } from '../db/stores';
 import { randomId } from '../ids';
 import { stringifyJson } from '../shared/json';
 import type { Plant } from '../schemas/plant';
+import { currentTraceparent } from '../tracing/spans';
 import { TEST_EVENT_TYPE, type WebhookEventType } from './event-types';
 
 const newMessageId = () => randomId('msg_', 24);
@@ -15,16 +16,17 @@ const newMessageId = () => randomId('msg_', 24);
  * A plant event. Its body is `{"type", "timestamp", "data"}` with `data` the API's Plant JSON,
  * written with exact int64 ids; for plant.deleted, the plant as it was.
  */
-export function plantEvent(type: WebhookEventType, plant: Plant, at = new Date()): OutboxRow {
+export function plantEvent(type: WebhookEventType, plant: Plant, at = new Date(), traceparent: string | null = null): OutboxRow {
   const timestamp = at.toISOString();
-  return { id: newMessageId(), type, plantId: plant.id, endpointId: null, payload: stringifyJson({ type, timestamp, data: plant }), createdAt: at };
+  const payload = stringifyJson({ type, timestamp, data: plant });
+  return { id: newMessageId(), type, plantId: plant.id, endpointId: null, payload, createdAt: at, traceparent };
 }
 
 /** A test event for one endpoint: the same envelope, with data that says what it is. */
 export function testEvent(endpointId: string, at = new Date()): OutboxRow {
   const data = { endpointId, message: 'A test event from Plant Store: this endpoint receives signed webhooks.' };
   const payload = stringifyJson({ type: TEST_EVENT_TYPE, timestamp: at.toISOString(), data });
-  return { id: newMessageId(), type: TEST_EVENT_TYPE, plantId: null, endpointId, payload, createdAt: at };
+  return { id: newMessageId(), type: TEST_EVENT_TYPE, plantId: null, endpointId, payload, createdAt: at, traceparent: currentTraceparent() };
 }
 
 /**

@@ -1,7 +1,9 @@
 // One delivery attempt: a signed POST of the event's exact body, judged by its answer. Success is a
 // 2xx answer within ATTEMPT_TIMEOUT_MS; redirects are not followed (a 3xx is a failure, so a
 // receiver cannot bounce the request somewhere the guard would refuse); the connection goes only
-// to addresses the SSRF guard allows, checked as it is made (guard.ts).
+// to addresses the SSRF guard allows, checked as it is made (guard.ts). With tracing on, each
+// attempt is a client span in the trace of the change that made the event, and its `traceparent`
+// header lets the receiver join that trace (beside the signed headers, so signatures still verify).
 import 'server-only';
 import http from 'node:http';
 import https from 'node:https';
@@ -9,6 +11,8 @@ import { processWide } from '../process-wide';
 import { ATTEMPT_TIMEOUT_MS } from './config';
 import { checkingLookup, privateUrlsAllowed, refusalOfLiteralHost, RefusedAddressError } from './guard';
 import { signedHeaders } from './signing';
+import { contextOfTraceparent, inSpan, SpanKind, traceparentOf, tracingOn } from '../tracing/spans';
+import { SpanStatusCode, type Span } from '@opentelemetry/api';
 
 export type AttemptResult = { ok: boolean; statusCode: number | null; durationMs: number; error: string | null };
 
@@ -34,11 +38,49 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message.slice(0, 200) : String(error);
 }
 
+/**
+ * One attempt, in a client span whose parent is the event's `traceparent` (the change's request)
+ * when it has one; `delivery` names the attempt in the span.
+ */
 export function attemptDelivery(
   endpoint: { url: string; secret: string },
-  message: { id: string; payload: string },
+  message: { id: string; payload: string; traceparent?: string | null },
+  delivery: { id?: string; endpointId?: string; attempt?: number } = {},
   at = new Date(),
 ): Promise<AttemptResult> {
+  if (!tracingOn()) return attempt(endpoint, message, at, undefined);
+  let target: URL | undefined;
+  try {
+    target = new URL(endpoint.url);
+  } catch {
+    // attempt() below answers for it.
+  }
+  const attributes = {
+    'http.request.method': 'POST',
+    // Scheme, host and path: a query could carry a receiver's credentials.
+    ...(target && { 'url.full': `${target.origin}${target.pathname}`, 'server.address': target.hostname, 'server.port': Number(target.port) || (target.protocol === 'https:' ? 443 : 80) }),
+    'webhook.message_id': message.id,
+    ...(delivery.id && { 'webhook.delivery_id': delivery.id }),
+    ...(delivery.endpointId && { 'webhook.endpoint_id': delivery.endpointId }),
+    ...(delivery.attempt && { 'webhook.attempt': delivery.attempt }),
+  };
+  return inSpan('webhook POST', { kind: SpanKind.CLIENT, attributes, parent: contextOfTraceparent(message.traceparent) }, (span) =>
+    attempt(endpoint, message, at, span).then((result) => {
+      if (span) recordOutcome(span, result);
+      return result;
+    }),
+  );
+}
+
+function recordOutcome(span: Span, result: AttemptResult): void {
+  if (result.statusCode !== null) span.setAttribute('http.response.status_code', result.statusCode);
+  if (!result.ok) {
+    span.setStatus({ code: SpanStatusCode.ERROR, message: result.error ?? `answered ${result.statusCode}` });
+    span.setAttribute('error.type', result.statusCode !== null ? String(result.statusCode) : 'delivery_failed');
+  }
+}
+
+function attempt(endpoint: { url: string; secret: string }, message: { id: string; payload: string }, at: Date, span: Span | undefined): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(endpoint.url);
@@ -52,6 +94,7 @@ export function attemptDelivery(
     'content-length': String(body.length),
     'user-agent': USER_AGENT,
     ...signedHeaders(endpoint.secret, message.id, message.payload, at),
+    ...(span && { traceparent: traceparentOf(span) }),
   };
   const transport = url.protocol === 'https:' ? https : http;
   const agent = agents[url.protocol as 'http:' | 'https:'];

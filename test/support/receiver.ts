@@ -11,6 +11,8 @@ export type Delivery = {
   body: string;
   /** The body read with exact integers (ids as bigint). */
   event: { type: string; timestamp: string; data: Record<string, unknown> };
+  /** The W3C trace context the delivery carried, if any. */
+  traceparent: string | undefined;
   receivedAt: number;
 };
 
@@ -71,6 +73,7 @@ export async function startReceiver(secret?: string): Promise<Receiver> {
           timestamp: headers['webhook-timestamp'],
           body,
           event: parseJsonExact(body) as Delivery['event'],
+          traceparent: typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined,
           receivedAt: performance.now(),
         });
       }

@@ -41,6 +41,8 @@ export async function startServer(options: {
   standaloneDir?: string;
   /** Flags for node itself, before the script (a benchmark's --cpu-prof, say). */
   nodeFlags?: string[];
+  /** How long it may take to answer (default 30 s; more for several servers started at once). */
+  readyTimeoutMs?: number;
 }): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
@@ -64,7 +66,7 @@ export async function startServer(options: {
   child.stderr!.on('data', (chunk) => (output += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + (options.readyTimeoutMs ?? 30_000);
   for (;;) {
     if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
     try {

@@ -19,8 +19,8 @@ export type Queryable = Pick<Client, '$queryRawUnsafe' | '$executeRawUnsafe'>;
 // session's time zone; ids are cast from text, so none passes through a JavaScript number. The
 // events statement keeps them only while an endpoint is enabled (one round trip either way).
 const INSERT_EVENTS = `INSERT INTO "WebhookEvent" (${OUTBOX_COLUMNS}, "fannedOut")
-  SELECT "id", "type", "plantId"::bigint, "endpointId", "payload", "createdAt"::timestamp(3), false
-  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[]) AS row(${OUTBOX_COLUMNS})
+  SELECT "id", "type", "plantId"::bigint, "endpointId", "payload", "createdAt"::timestamp(3), "traceparent", false
+  FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[]) AS row(${OUTBOX_COLUMNS})
   WHERE ${ANY_ENABLED_ENDPOINT}`;
 const INSERT_AUDIT = `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS})
   SELECT "at"::timestamp(3), "action", "actorType", "actorId", "actorName", "targetType", "targetId", "requestId", "clientAddress", "before", "after"
@@ -42,6 +42,7 @@ export const postgresqlChangeRecords: ChangeRecordStore<Queryable> = {
         column(events, (event) => event.endpointId),
         column(events, (event) => event.payload),
         column(events, (event) => event.createdAt.toISOString()),
+        column(events, (event) => event.traceparent),
       );
     }
     if (audit.length > 0) {

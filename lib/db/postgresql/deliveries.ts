@@ -63,7 +63,7 @@ export const postgresqlDeliveries: DeliveryStore = {
       SET "status" = 'delivering', "leaseUntil" = ${leaseUntil}, "attempts" = d."attempts" + 1, "lastAttemptAt" = ${now}
       FROM due, "WebhookEndpoint" ep, "WebhookEvent" ev
       WHERE d."id" = due."id" AND ep."id" = d."endpointId" AND ev."seq" = d."eventSeq"
-      RETURNING d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret", ev."id" AS "messageId", ev."payload"`;
+      RETURNING d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret", ev."id" AS "messageId", ev."payload", ev."traceparent"`;
     return rows;
   },
 

@@ -9,7 +9,7 @@ import type { ChangeRecordStore } from '../stores';
 import { prepared, toSqliteTime } from './connection';
 
 const ANY_ENABLED = `SELECT ${ANY_ENABLED_ENDPOINT} AS "yes"`;
-const INSERT_EVENT = `INSERT INTO "WebhookEvent" (${OUTBOX_COLUMNS}, "fannedOut") VALUES (?, ?, ?, ?, ?, ?, 0)`;
+const INSERT_EVENT = `INSERT INTO "WebhookEvent" (${OUTBOX_COLUMNS}, "fannedOut") VALUES (?, ?, ?, ?, ?, ?, ?, 0)`;
 const INSERT_AUDIT = `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 // One lookup per transaction decides whether its events are made at all.
@@ -17,7 +17,7 @@ export const sqliteChangeRecords: ChangeRecordStore<void> = {
   eventsWanted: () => prepared<[], { yes: bigint }>(ANY_ENABLED).get()!.yes === 1n,
   write(_tx, { events, audit }) {
     const insertEvent = prepared<unknown[]>(INSERT_EVENT);
-    for (const row of events) insertEvent.run(row.id, row.type, row.plantId, row.endpointId, row.payload, toSqliteTime(row.createdAt));
+    for (const row of events) insertEvent.run(row.id, row.type, row.plantId, row.endpointId, row.payload, toSqliteTime(row.createdAt), row.traceparent);
     const insertAudit = prepared<unknown[]>(INSERT_AUDIT);
     for (const row of audit) {
       insertAudit.run(

@@ -25,7 +25,7 @@ const MARK_FANNED = `UPDATE "WebhookEvent" SET "fannedOut" = 1 WHERE "seq" = ?`;
 // whose plant still has an earlier delivery open to the same endpoint: each plant's events reach an
 // endpoint in order. A failed earlier delivery no longer holds the later ones back.
 const DUE = `
-  SELECT d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret", ev."id" AS "messageId", ev."payload"
+  SELECT d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret", ev."id" AS "messageId", ev."payload", ev."traceparent"
   FROM "WebhookDelivery" d
   JOIN "WebhookEndpoint" ep ON ep."id" = d."endpointId"
   JOIN "WebhookEvent" ev ON ev."seq" = d."eventSeq"

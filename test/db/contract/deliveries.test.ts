@@ -101,7 +101,7 @@ describe('claims', () => {
     const claimed = await claim(1, at(base, 6));
     const [event] = await db().webhookEvent.findMany({ where: { plantId: 10n } });
     expect(claimed).toEqual([
-      { id: expect.stringMatching(/^dlv_/), attempts: 1, retries: 0, endpointId: live, url: 'https://192.0.2.' + live.slice('wh_contract'.length) + '/hooks', secret: expect.stringMatching(/^whsec_/), messageId: event.id, payload: event.payload },
+      { id: expect.stringMatching(/^dlv_/), attempts: 1, retries: 0, endpointId: live, url: 'https://192.0.2.' + live.slice('wh_contract'.length) + '/hooks', secret: expect.stringMatching(/^whsec_/), messageId: event.id, payload: event.payload, traceparent: null },
     ]);
     const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: claimed[0].id } });
     expect(row).toMatchObject({ status: 'delivering', attempts: 1, leaseUntil: at(base, 66), lastAttemptAt: at(base, 6) });

@@ -1,0 +1,148 @@
+// Traces, on each engine: production servers that export to a local OTLP/HTTP receiver
+// (test/support/otlp-collector.ts, as JSON), one answering the API directly and one with
+// API_DIRECT_ROUTES=off, so Next's router makes the server span. A POST /plants on each must give a
+// server span named for its route, a database span under it, and a webhook delivery span in the same
+// trace whose traceparent reached the receiver; the request's log line names the trace. A third
+// server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { uniqueId } from '../support/api';
+import { copyTestDatabase, createTestDatabase, testEngine, tokenIn } from '../support/database';
+import { SPAN_KIND, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
+import { startReceiver, type Receiver } from '../support/receiver';
+import { createOn, startServer, type RunningServer } from '../support/server';
+import { endpointIn } from '../support/webhooks';
+
+// Every variable set, for the servers with tracing and the one without, but the endpoint.
+const OTEL_SETTINGS = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'plant-store-test' };
+// Where the SDK would export with no endpoint named: the unset server's only possible destination.
+const DEFAULT_OTLP_PORT = 4318;
+
+const cleanups: (() => unknown)[] = [];
+afterAll(async () => {
+  for (const cleanup of cleanups.reverse()) await cleanup();
+});
+
+type LogLine = { msg: string; requestId?: string; trace_id?: string; span_id?: string };
+
+/** The server's log line for request `requestId`, once it has printed it. */
+async function requestLogLine(server: RunningServer, requestId: string, timeoutMs = 5000): Promise<LogLine> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const line = server
+      .output()
+      .split('\n')
+      .filter((text) => text.startsWith('{'))
+      .map((text) => JSON.parse(text) as LogLine)
+      .find((entry) => entry.msg === 'request' && entry.requestId === requestId);
+    if (line) return line;
+    if (Date.now() > deadline) throw new Error(`no log line for request ${requestId}:\n${server.output()}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** The ids of `span`'s ancestors that the collector has, nearest first. */
+function ancestorsOf(span: CollectedSpan, spans: CollectedSpan[]): string[] {
+  const ids: string[] = [];
+  for (let parent = span.parentSpanId; parent; ) {
+    ids.push(parent);
+    parent = spans.find((candidate) => candidate.spanId === parent)?.parentSpanId ?? null;
+  }
+  return ids;
+}
+
+describe('traces', () => {
+  let collector: Collector;
+  let defaultPortCollector: Collector;
+  let receiver: Receiver;
+  let token: string;
+  const servers: Record<'direct' | 'next' | 'untraced', RunningServer> = {} as never;
+
+  beforeAll(async () => {
+    collector = await startCollector();
+    cleanups.push(collector.close);
+    // Both address families, as the SDK's default endpoint is http://localhost:4318.
+    defaultPortCollector = await startCollector({ port: DEFAULT_OTLP_PORT, host: '::' }).catch(() => startCollector({ port: DEFAULT_OTLP_PORT }));
+    cleanups.push(defaultPortCollector.close);
+    receiver = await startReceiver();
+    cleanups.push(receiver.close);
+
+    // One database with the endpoint and the token, copied for each server (same secret, same token).
+    const database = await createTestDatabase();
+    cleanups.push(database.remove);
+    const endpoint = await endpointIn(database.url, receiver.url);
+    receiver.setSecret(endpoint.secret);
+    ({ token } = await tokenIn(database.url, 'traces'));
+    const copies = await Promise.all([copyTestDatabase(database), copyTestDatabase(database)]);
+    for (const copy of copies) cleanups.push(copy.remove);
+
+    const traced = { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_ALLOW_PRIVATE_URLS: '1' };
+    const readyTimeoutMs = 90_000;
+    const [direct, next, untraced] = await Promise.all([
+      startServer({ databaseUrl: database.url, env: traced, readyTimeoutMs }),
+      startServer({ databaseUrl: copies[0].url, env: { ...traced, API_DIRECT_ROUTES: 'off' }, readyTimeoutMs }),
+      startServer({ databaseUrl: copies[1].url, env: { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, readyTimeoutMs }),
+    ]);
+    Object.assign(servers, { direct, next, untraced });
+    for (const server of [direct, next, untraced]) cleanups.push(() => server.stop('SIGKILL'));
+  });
+  afterAll(() => expect(receiver.rejected).toEqual([]));
+
+  it.each([
+    ['the direct path', 'direct'],
+    ["Next's router", 'next'],
+  ] as const)('POST /plants through %s: a server span, a database span under it, a delivery span whose traceparent reached the receiver', async (_, which) => {
+    const server = servers[which];
+    const id = uniqueId();
+    const created = await createOn(server, token, `{"id": ${id}, "name": "Traced"}`);
+    expect(created.status).toBe(200);
+    const requestId = created.headers.get('x-request-id')!;
+
+    // The request's server span, named and attributed alike on both paths.
+    const [request] = await collector.waitFor((span) => span.kind === SPAN_KIND.server && span.attributes['plant_store.request_id'] === requestId);
+    expect(request.name).toBe('POST /plants');
+    expect(request.attributes).toMatchObject({
+      'http.route': '/plants',
+      'http.request.method': 'POST',
+      'http.response.status_code': 200,
+      'http.method': 'POST',
+      'http.status_code': 200,
+      'next.route': '/plants',
+    });
+    expect(request.resource['service.name']).toBe('plant-store-test');
+
+    // The insert, in the request's trace and below its server span.
+    const [insert] = await collector.waitFor((span) => span.traceId === request.traceId && span.attributes['db.operation.name'] === 'plants.insertMany');
+    expect(insert.kind).toBe(SPAN_KIND.client);
+    expect(insert.attributes['db.system.name']).toBe(testEngine());
+    expect(ancestorsOf(insert, collector.spans)).toContain(request.spanId);
+
+    // The delivery: a client span in the same trace, and the receiver got its traceparent (signed as ever).
+    const [delivery] = await receiver.waitFor((one) => one.event.type === 'plant.created' && one.event.data.id === id);
+    const [attempt] = await collector.waitFor((span) => span.kind === SPAN_KIND.client && span.attributes['webhook.message_id'] === delivery.id);
+    expect(attempt.traceId).toBe(request.traceId);
+    expect(ancestorsOf(attempt, collector.spans)).toContain(request.spanId);
+    expect(attempt.attributes).toMatchObject({ 'http.request.method': 'POST', 'http.response.status_code': 204, 'url.full': receiver.url });
+    expect(delivery.traceparent).toBe(`00-${request.traceId}-${attempt.spanId}-01`);
+
+    // The request's log line names its trace and a span of it.
+    const line = await requestLogLine(server, requestId);
+    expect(line.trace_id).toBe(request.traceId);
+    expect(collector.spans.filter((span) => span.traceId === request.traceId).map((span) => span.spanId)).toContain(line.span_id);
+  });
+
+  it('with OTEL_EXPORTER_OTLP_ENDPOINT unset, no span is made and no exporter connection is attempted', async () => {
+    const server = servers.untraced;
+    const id = uniqueId();
+    const created = await createOn(server, token, `{"id": ${id}, "name": "Untraced"}`);
+    expect(created.status).toBe(200);
+    const [delivery] = await receiver.waitFor((one) => one.event.type === 'plant.created' && one.event.data.id === id);
+    expect(delivery.traceparent).toBeUndefined();
+    const line = await requestLogLine(server, created.headers.get('x-request-id')!);
+    expect(line).not.toHaveProperty('trace_id');
+    // A traced server sends what it still holds as it stops (server/main.mjs): after this exit,
+    // anything this one would ever have sent has been sent.
+    await server.stop('SIGTERM');
+    expect(defaultPortCollector.connections()).toBe(0);
+    expect(collector.spans.filter((span) => span.attributes['webhook.message_id'] === delivery.id)).toEqual([]);
+  });
+});
