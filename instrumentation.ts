@@ -10,10 +10,14 @@ export async function register() {
     listenForShutdownSignals();
     // Not awaited: the server answers while the hint is worked out.
     void import('./lib/auth/accounts/staff-hint').then(({ hintWhenNoStaff }) => hintWhenNoStaff());
-    // A long-running server delivers webhooks and prunes old records itself; on Vercel, where no
-    // process outlives its response, after() and the cron routes do (see lib/webhooks/wake.ts).
+    // A long-running server delivers webhooks, prunes old records and takes scheduled backups
+    // itself; on Vercel, where no process outlives its response, after() and the cron routes do (see
+    // lib/webhooks/wake.ts). It marks the database as served before it answers anything, so a
+    // restore started once the server answers is refused.
     if (!process.env.VERCEL && process.env.NEXT_PHASE !== 'phase-production-build') {
-      void import('./lib/background').then(({ startBackgroundWork }) => startBackgroundWork());
+      const { holdDatabase, startBackgroundWork } = await import('./lib/background');
+      holdDatabase();
+      void startBackgroundWork();
     }
   }
 }

@@ -76,6 +76,9 @@ const USAGE = `usage: npm run bench -- [options]
   --rounds N          metrics: measured runs of each server, in turns (default 4)
   --quick             smoke check: 1 s warm-up, 3 s measured
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
+  --sqlite-synchronous MODE
+                      NORMAL or FULL: the app servers' SQLITE_SYNCHRONOUS (default: the
+                      environment's, else the server's default, NORMAL; see lib/db/durability.ts)
   -h, --help          this text
 
   BENCH_SERVER=next-start   serve with next start instead of .next/standalone/start.mjs
@@ -140,6 +143,7 @@ function readOptions(argv) {
         rounds: { type: 'string' },
         quick: { type: 'boolean', default: false },
         'no-build': { type: 'boolean', default: false },
+        'sqlite-synchronous': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     });
@@ -167,6 +171,9 @@ function readOptions(argv) {
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
 
+  const synchronous = (values['sqlite-synchronous'] ?? process.env.SQLITE_SYNCHRONOUS ?? 'NORMAL').trim().toUpperCase();
+  if (!['FULL', 'NORMAL'].includes(synchronous)) throw new UsageError(`--sqlite-synchronous must be NORMAL or FULL, not "${synchronous}"`);
+
   const server = process.env.BENCH_SERVER?.trim() || 'standalone';
   if (!['next-start', 'standalone'].includes(server)) throw new UsageError(`BENCH_SERVER must be standalone or next-start, not "${server}"`);
   return {
@@ -178,6 +185,7 @@ function readOptions(argv) {
     quick: values.quick,
     build: !(values['no-build'] || process.env.BENCH_SKIP_BUILD === '1'),
     serverMode: server,
+    sqliteSynchronous: synchronous,
   };
 }
 
@@ -486,6 +494,7 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
     // As production runs it, with no Node flags; BENCH_SERVER_NODE_OPTIONS adds some to compare.
     NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
+    SQLITE_SYNCHRONOUS: options.sqliteSynchronous,
     PORT: String(port),
     HOSTNAME: '127.0.0.1',
     ...extraEnv,
@@ -565,13 +574,12 @@ async function drainDeliveries(databaseFile, receiverUrl) {
   }
 }
 
-/** PRAGMAs as a connection opened the Prisma adapter's way (new Database(file, {timeout})) sees them. */
+/** The file's journal mode (synchronous is per connection: the server sets it, SQLITE_SYNCHRONOUS). */
 function databasePragmas(file) {
   const connection = new Database(file, { timeout: 5000 });
   try {
     connection.prepare('SELECT count(*) FROM sqlite_master').get(); // open the file for real
-    const synchronous = ['OFF', 'NORMAL', 'FULL', 'EXTRA'][connection.pragma('synchronous', { simple: true })];
-    return { journal_mode: connection.pragma('journal_mode', { simple: true }), synchronous };
+    return { journal_mode: connection.pragma('journal_mode', { simple: true }) };
   } finally {
     connection.close();
   }
@@ -850,7 +858,7 @@ function report(run) {
     );
   }
   lines.push('');
-  lines.push(`SQLite: project database ${run.databases.app.journal_mode}, synchronous=${run.databases.app.synchronous} (as its connections open it); floor ${run.databases.floor ? `${run.databases.floor.journal_mode}, synchronous=${run.databases.floor.synchronous} (set by floor-server.mjs)` : 'not run'}`);
+  lines.push(`SQLite: project database ${run.databases.app.journal_mode}, synchronous=${run.options.sqliteSynchronous} (SQLITE_SYNCHRONOUS, set by the server on its connections); floor ${run.databases.floor ? `${run.databases.floor.journal_mode}, synchronous=${run.databases.floor.synchronous} (set by floor-server.mjs)` : 'not run'}`);
   lines.push(`RSS: VmRSS of the server process plus its descendants, sampled every 100 ms during each measured run`);
   for (const result of run.catalogue ?? []) {
     lines.push(
@@ -961,7 +969,7 @@ async function main() {
       loadAverageEnd: loadAverageStart,
     },
     serverMode: options.serverMode,
-    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, rounds: options.rounds, quick: options.quick, build: options.build },
+    options: { duration: options.duration, warmup: options.warmup, connections: options.connections, rounds: options.rounds, quick: options.quick, build: options.build, sqliteSynchronous: options.sqliteSynchronous },
     servers: {},
     databases: { app: databasePragmas(appDb), floor: null },
     targets: [],

@@ -132,4 +132,10 @@ test.describe('axe finds no serious or critical violations', () => {
     await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
+
+  test('on the backups page, listing a backup', async ({ page, signIn }) => {
+    await signIn('/backups');
+    await expect(page.getByRole('link', { name: /^Download plants-/ }).first()).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
 });

@@ -13,7 +13,7 @@ type Category = keyof typeof THRESHOLDS;
 
 // Every page of the app: the two a visitor sees signed out, and the staff pages (the admin's
 // account sees them all).
-const PAGES = ['/login', '/set-password', '/', '/catalogue', '/import', '/tokens', '/docs', '/account', '/staff', '/webhooks', '/audit'];
+const PAGES = ['/login', '/set-password', '/', '/catalogue', '/import', '/tokens', '/docs', '/account', '/staff', '/webhooks', '/audit', '/backups'];
 const SIGNED_OUT = new Set(['/login', '/set-password']);
 
 let browser: Browser;

@@ -49,8 +49,10 @@ export const ERROR_CATALOGUE = {
     status: 403,
     meaning: 'The bearer token lacks the scope the operation needs; `WWW-Authenticate` names it.',
   },
+  admins_only: { code: 40302, status: 403, meaning: 'The signed-in staff member is not an admin, and only admins may do that (downloading a backup).' },
   not_found: { code: 40401, status: 404, meaning: 'No plant has that id.' },
   webhook_not_found: { code: 40402, status: 404, meaning: 'No webhook endpoint has that id.' },
+  backup_not_found: { code: 40404, status: 404, meaning: 'No backup of that name is in BACKUP_DIR.' },
   delivery_not_found: { code: 40403, status: 404, meaning: 'No webhook delivery has that id, or it cannot be resent (only failed ones can).' },
   method_not_allowed: { code: 40501, status: 405, meaning: 'The path does not support that method; see `Allow`.' },
   request_timeout: {

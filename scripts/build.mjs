@@ -24,7 +24,7 @@ export function copyAssetsIntoStandalone() {
 
 // The operator commands the build bundles into .next/standalone/cli/<name>.mjs, each from
 // scripts/<name>.ts: adding a command is adding its name here.
-export const CLI_SCRIPTS = ['token', 'user', 'webhook', 'db-migrate'];
+export const CLI_SCRIPTS = ['token', 'user', 'webhook', 'db-migrate', 'db'];
 
 // Packages that cannot be bundled and load from .next/standalone/node_modules at run time:
 // better-sqlite3 finds its compiled addon beside its own files (Next's tracer copies it there for the

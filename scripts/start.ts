@@ -7,8 +7,10 @@ import '../server/v8-flags.mjs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { auditRetentionDays } from '../lib/audit/retention-config';
+import { backupSettings } from '../lib/backups/config';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
+import { sqliteSynchronous } from '../lib/db/durability';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { configuredPublicOrigin } from '../lib/http/origin';
 import { metricsEnabled } from '../lib/metrics/config';
@@ -33,6 +35,8 @@ async function main() {
   retrySchedule();
   auditRetentionDays();
   metricsEnabled();
+  backupSettings();
+  sqliteSynchronous();
   // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
   if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
 

@@ -43,6 +43,9 @@ export default async function StaffLayout({ children }: { children: ReactNode })
                 <li>
                   <Link href="/audit">Activity</Link>
                 </li>
+                <li>
+                  <Link href="/backups">Backups</Link>
+                </li>
               </>
             )}
             <li>

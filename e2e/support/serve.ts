@@ -2,6 +2,9 @@
 // a staff member, served by the production build (the standalone server). Removed again when
 // Playwright stops it.
 import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { createTestDatabase } from '../../test/support/database';
 import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
@@ -15,6 +18,8 @@ const { db } = await import('../../lib/db/client');
 await createUser({ email: STAFF_EMAIL, role: 'admin', password: STAFF_PASSWORD });
 await createUser({ email: MEMBER_EMAIL, role: 'staff', password: MEMBER_PASSWORD });
 await db().$disconnect();
+// Scheduled backups on, into a folder of the run's own: the first is written as the server starts.
+const backups = mkdtempSync(path.join(os.tmpdir(), 'plant-store-e2e-backups-'));
 
 const server = spawn(process.execPath, ['.next/standalone/server.js'], {
   stdio: 'inherit',
@@ -29,9 +34,11 @@ const server = spawn(process.execPath, ['.next/standalone/server.js'], {
     // So a journey can sign in from a network of its own (X-Forwarded-For), and use up that
     // network's allowance of password attempts without touching the other journeys'.
     TRUST_PROXY: '1',
+    BACKUP_DIR: backups,
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => {
+  rmSync(backups, { recursive: true, force: true });
   void database.remove().finally(() => process.exit(code ?? 0));
 });

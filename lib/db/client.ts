@@ -4,10 +4,12 @@
 import 'server-only';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
+import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
 import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
 import { processWide } from '../process-wide';
 import { BUSY_WAIT_LIMIT_MS } from './busy';
+import { sqliteSynchronous } from './durability';
 import { databaseEngine, databaseUrl, ensureSqliteFile } from './url';
 
 // Each instance holds at most this many PostgreSQL connections; several instances share a server.
@@ -36,7 +38,19 @@ function createClient(): Client {
   const url = databaseUrl();
   if (databaseEngine(url) === 'sqlite') {
     // WAL is set on the file by migrations; busy_timeout is per connection, hence `timeout` here.
-    const adapter = new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(url)}`, timeout: BUSY_WAIT_LIMIT_MS });
+    const factory = new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(url)}`, timeout: BUSY_WAIT_LIMIT_MS });
+    // synchronous is per connection too: Prisma's commits (accounts, tokens, webhooks) are as
+    // durable as the API's own (lib/db/durability.ts).
+    const synchronous = `PRAGMA synchronous = ${sqliteSynchronous()}`;
+    const adapter: SqlDriverAdapterFactory = {
+      provider: factory.provider,
+      adapterName: factory.adapterName,
+      connect: async () => {
+        const connection = await factory.connect();
+        await connection.executeScript(synchronous);
+        return connection;
+      },
+    };
     return new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   }
   const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });

@@ -254,6 +254,32 @@ export type AccountStore = {
   setRoleUnlessLastAdmin(id: string, role: string, recorded: (tx: Transaction) => Promise<void>): Promise<number>;
 };
 
+// ----- Backups, restore and checks of the database itself
+
+/**
+ * What an operator does to the whole database (npm run db, and the server's scheduled backups). On
+ * PostgreSQL, backup and restore are pg_dump's and pg_restore's: they throw an Error that says how.
+ */
+export type MaintenanceStore = {
+  /**
+   * Marks this process as a server using the database, for as long as it lives, so that a restore
+   * refuses to replace the database under it (on SQLite, a shared lock on a file beside it).
+   */
+  holdAsServer(): void;
+  /** A consistent copy of the database, written to `file` while the server serves, and checked. */
+  backup(file: string): Promise<{ bytes: number }>;
+  /** The engine's own check of its pages: ['ok'], or what it found wrong; null when the engine has none to run. */
+  integrity(): Promise<string[] | null>;
+  /**
+   * Replaces the database with the copy at `file`, refusing while a server uses it, a copy that fails
+   * its integrity check, and one with migrations that `knownMigrations` (the code's) does not have.
+   * The file it replaces is kept beside it (`replaced`); pending migrations are then applied.
+   */
+  restore(file: string, knownMigrations: readonly string[]): Promise<{ replaced: string | null; applied: string[] }>;
+  /** Where backups go when neither BACKUP_DIR nor --out says: a folder beside the database. */
+  defaultBackupDir(): string;
+};
+
 // ----- The engine
 
 /** Everything one engine implements; `engine()` (lib/db/engine.ts) returns the process's. */
@@ -265,6 +291,7 @@ export type Engine = {
   readonly rateCounter: RateCounter;
   readonly tokenUse: TokenUseStore;
   readonly accounts: AccountStore;
+  readonly maintenance: MaintenanceStore;
   /** Closes what the engine holds open besides the Prisma client (closeDb in lib/db/engine.ts). */
   close(): void;
 };

@@ -1,14 +1,12 @@
 // The dispatcher's settings: WEBHOOK_RETRY_SCHEDULE, and the fixed limits of an attempt.
 import 'server-only';
+import { parseDuration } from '../shared/duration';
 
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
 /** An attempt succeeds only on a 2xx answer received within this time. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Each retry's delay is randomly lengthened or shortened by up to this share, so retries spread out. */
 export const RETRY_JITTER = 0.2;
-
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
-const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 
 /**
  * The delays before each retry, in ms, from a comma-separated list of durations (`5s,5m,2h`;
@@ -18,11 +16,11 @@ const DURATION = /^(\d+(?:\.\d+)?)(ms|s|m|h|d)$/;
 export function retrySchedule(text = process.env.WEBHOOK_RETRY_SCHEDULE?.trim() || DEFAULT_RETRY_SCHEDULE): number[] {
   if (text === 'none') return [];
   return text.split(',').map((part) => {
-    const match = DURATION.exec(part.trim());
-    if (!match) {
+    const delayMs = parseDuration(part);
+    if (delayMs === null) {
       throw new Error(`WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got "${part.trim()}"`);
     }
-    return Math.round(Number(match[1]) * UNIT_MS[match[2]]);
+    return delayMs;
   });
 }
 

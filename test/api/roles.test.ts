@@ -47,7 +47,7 @@ beforeAll(async () => {
 
 describe('pages', () => {
   const STAFF_PAGES = ['/', '/catalogue', '/import', '/tokens', '/docs', '/account'];
-  const ADMIN_PAGES = ['/staff', '/webhooks', '/audit'];
+  const ADMIN_PAGES = ['/staff', '/webhooks', '/audit', '/backups'];
 
   it('send a signed-out visitor to sign in, and come back', async () => {
     for (const path of [...STAFF_PAGES, ...ADMIN_PAGES]) {
@@ -69,7 +69,7 @@ describe('pages', () => {
     }
   });
 
-  it('all open for an admin, and the navigation shows Staff, Webhooks and Activity only to admins', async () => {
+  it('all open for an admin, and the navigation shows Staff, Webhooks, Activity and Backups only to admins', async () => {
     for (const path of [...STAFF_PAGES, ...ADMIN_PAGES]) expect((await asAdmin.fetch(path)).status, path).toBe(200);
     const staffPage = await (await asAdmin.fetch('/staff')).text();
     expect(staffPage).toContain(staff.email);

@@ -78,6 +78,9 @@ describe('npm start', () => {
     ['TRUST_PROXY', 'maybe', 'TRUST_PROXY must be true, false or a number of proxies, got "maybe"'],
     ['PUBLIC_URL', 'plants.example.com/shop', 'PUBLIC_URL must be the service\'s public origin'],
     ['AUTH_FAILURES_PER_MINUTE', 'lots', 'AUTH_FAILURES_PER_MINUTE must be a whole number'],
+    ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
+    ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
+    ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be NORMAL (the default) or FULL, got "OFF"'],
   ])('refuses %s=%s before it starts anything', (name, value, message) => {
     const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'refused.db')}`, [name]: value },

@@ -5,6 +5,7 @@ import type { Engine } from '../stores';
 import { postgresqlAccounts } from './accounts';
 import { postgresqlDeliveries } from './deliveries';
 import { postgresqlLoginThrottle } from './login-throttle';
+import { postgresqlMaintenance } from './maintenance';
 import { postgresqlPlants } from './plants';
 import { postgresqlRateCounter } from './rate-counter';
 import { postgresqlTokenUse } from './token-use';
@@ -17,5 +18,6 @@ export const postgresqlEngine: Engine = {
   rateCounter: postgresqlRateCounter,
   tokenUse: postgresqlTokenUse,
   accounts: postgresqlAccounts,
+  maintenance: postgresqlMaintenance,
   close: () => {},
 };

@@ -10,6 +10,7 @@ import 'server-only';
 import Database from 'better-sqlite3';
 import { processWide } from '../../process-wide';
 import { BUSY_WAIT_LIMIT_MS, DatabaseBusyError } from '../busy';
+import { sqliteSynchronous } from '../durability';
 import { ensureSqliteFile } from '../url';
 
 // A write that finds the file locked (a Prisma transaction in this process, the CLI in another)
@@ -31,6 +32,8 @@ function connection(): Connection {
     // request in the process, and the lock holder with them when it is this process's Prisma.
     const database = new Database(ensureSqliteFile(), { timeout: 0 });
     database.defaultSafeIntegers(true);
+    // Per connection: how far a commit is on the disk before it is answered (lib/db/durability.ts).
+    database.pragma(`synchronous = ${sqliteSynchronous()}`);
     // A transaction inside a transaction is a savepoint: a throw undoes that work alone.
     const savepoint = database.transaction((work: () => unknown) => work());
     const runGroup = database.transaction((works: (() => unknown)[]) =>
@@ -53,6 +56,11 @@ export function prepared<Parameters extends unknown[], Row = unknown>(sql: strin
   let statement = statements.get(sql);
   if (!statement) statements.set(sql, (statement = database.prepare(sql)));
   return statement as Database.Statement<Parameters, Row>;
+}
+
+/** The connection itself, for the whole-database work of lib/db/sqlite/maintenance.ts (a backup's source). */
+export function sqliteDatabase(): Database.Database {
+  return connection().database;
 }
 
 export function closeSqliteConnection(): void {

@@ -6,6 +6,7 @@ import { sqliteAccounts } from './accounts';
 import { closeSqliteConnection } from './connection';
 import { sqliteDeliveries } from './deliveries';
 import { sqliteLoginThrottle } from './login-throttle';
+import { sqliteMaintenance } from './maintenance';
 import { sqlitePlants } from './plants';
 import { sqliteRateCounter } from './rate-counter';
 import { sqliteTokenUse } from './token-use';
@@ -18,5 +19,6 @@ export const sqliteEngine: Engine = {
   rateCounter: sqliteRateCounter,
   tokenUse: sqliteTokenUse,
   accounts: sqliteAccounts,
+  maintenance: sqliteMaintenance,
   close: closeSqliteConnection,
 };

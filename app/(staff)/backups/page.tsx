@@ -1,0 +1,116 @@
+import type { Metadata } from 'next';
+import { Timestamp } from '@/components/timestamp';
+import { backupSettings, DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/backups/config';
+import { listBackups, type BackupFile } from '@/lib/backups/files';
+import { backupStatus } from '@/lib/backups/status';
+import { requireAdmin } from '@/lib/auth/sessions/current-staff';
+
+export const metadata: Metadata = { title: 'Backups · Plant Store' };
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} B`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  if (bytes < 1024 ** 3) return `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+  return `${(bytes / 1024 ** 3).toFixed(2)} GiB`;
+}
+
+/** The folder's backups, or why they cannot be listed. */
+async function readFolder(dir: string): Promise<{ files: BackupFile[]; problem: string | null }> {
+  try {
+    return { files: await listBackups(dir), problem: null };
+  } catch (error) {
+    return { files: [], problem: `The backup folder cannot be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+}
+
+export default async function BackupsPage() {
+  await requireAdmin('/backups');
+  let settings: ReturnType<typeof backupSettings> = null;
+  let problem: string | null = null;
+  try {
+    settings = backupSettings();
+  } catch (error) {
+    problem = error instanceof Error ? error.message : String(error);
+  }
+  const folder = settings ? await readFolder(settings.dir) : { files: [], problem: null };
+  const status = backupStatus();
+
+  return (
+    <>
+      <section className="card" aria-labelledby="backups-heading">
+        <h1 id="backups-heading">Backups</h1>
+        {settings ? (
+          <p className="muted">
+            The server copies the database into <span className="mono">{settings.dir}</span> every{' '}
+            {process.env.BACKUP_INTERVAL?.trim() || DEFAULT_BACKUP_INTERVAL} and keeps the newest {settings.keep}. Each copy is checked
+            before it is kept. A copy holds everything in the store, password and token hashes included: keep downloads as safe as
+            the server.
+          </p>
+        ) : (
+          <p className="muted">
+            Scheduled backups are off. Set <span className="mono">BACKUP_DIR</span> (and, if you like,{' '}
+            <span className="mono">BACKUP_INTERVAL</span>, default {DEFAULT_BACKUP_INTERVAL}, and <span className="mono">BACKUP_KEEP</span>,
+            default {DEFAULT_BACKUP_KEEP}) and restart the server; <span className="mono">npm run db -- backup</span> takes one by hand.
+          </p>
+        )}
+        {(problem ?? folder.problem) && (
+          <p role="alert" className="notice error">
+            {problem ?? folder.problem}
+          </p>
+        )}
+        {settings && (
+          <p>
+            Since the server started: {status.succeeded} {status.succeeded === 1 ? 'backup' : 'backups'} written
+            {status.lastSuccessAt && (
+              <>
+                , the last <Timestamp iso={status.lastSuccessAt.toISOString()} precision="second" />
+              </>
+            )}
+            ; {status.failed} failed
+            {status.lastError && <> (the last: {status.lastError})</>}.
+          </p>
+        )}
+      </section>
+
+      {settings && (
+        <section className="card" aria-labelledby="files-heading">
+          <h2 id="files-heading">Files</h2>
+          {folder.files.length === 0 ? (
+            <p className="muted">No backups yet.</p>
+          ) : (
+            <div className="table-scroll">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">File</th>
+                    <th scope="col">Written</th>
+                    <th scope="col">Size</th>
+                    <th scope="col">
+                      <span className="visually-hidden">Download</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {folder.files.map((file) => (
+                    <tr key={file.name}>
+                      <td className="mono">{file.name}</td>
+                      <td>
+                        <Timestamp iso={file.modifiedAt.toISOString()} precision="second" />
+                      </td>
+                      <td>{size(file.bytes)}</td>
+                      <td>
+                        <a href={`/backups/${file.name}`} download aria-label={`Download ${file.name}`}>
+                          Download
+                        </a>
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </section>
+      )}
+    </>
+  );
+}

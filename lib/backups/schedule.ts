@@ -1,0 +1,82 @@
+// Scheduled backups, in a long-running server with BACKUP_DIR set: one every BACKUP_INTERVAL into
+// that folder, keeping the newest BACKUP_KEEP. The first is due one interval after the newest backup
+// already there (at once when there is none), so restarts neither skip backups nor pile them up. A
+// failed backup is logged and counted (noteBackupOutcome), and the server serves on regardless.
+import 'server-only';
+import { engine } from '../db/engine';
+import { log } from '../log';
+import { processWide } from '../process-wide';
+import { backupSettings, type BackupSettings } from './config';
+import { listBackups, newBackupPath, pruneBackups } from './files';
+import { noteBackupOutcome } from './status';
+
+// setTimeout's longest delay (about 24.8 days); a longer interval waits in steps of it.
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+const schedule = processWide('backup-schedule', () => ({ timer: undefined as NodeJS.Timeout | undefined, started: false, stopped: false }));
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** One scheduled backup: written, checked, the old ones pruned; its outcome noted and logged. */
+export async function runScheduledBackup(settings: BackupSettings): Promise<void> {
+  const at = new Date();
+  const file = newBackupPath(settings.dir, at);
+  try {
+    const { bytes } = await engine().maintenance.backup(file);
+    const pruned = await pruneBackups(settings.dir, settings.keep);
+    const durationMs = Date.now() - at.getTime();
+    noteBackupOutcome({ ok: true, at, file, bytes, durationMs });
+    log.info('backup written', { file, bytes, durationMs, pruned });
+  } catch (error) {
+    noteBackupOutcome({ ok: false, at, error: messageOf(error) });
+    log.error('backup failed', { dir: settings.dir, error: messageOf(error) });
+  }
+}
+
+function runAt(settings: BackupSettings, due: number): void {
+  if (schedule.stopped) return;
+  const delay = Math.max(0, due - Date.now());
+  schedule.timer = setTimeout(
+    () => {
+      if (delay > MAX_TIMER_MS) return runAt(settings, due);
+      void runScheduledBackup(settings).then(() => runAt(settings, Date.now() + settings.intervalMs));
+    },
+    Math.min(delay, MAX_TIMER_MS),
+  );
+  schedule.timer.unref();
+}
+
+/** When the first backup is due: one interval after the newest there, or now. */
+async function firstDue(settings: BackupSettings): Promise<number> {
+  try {
+    const [newest] = await listBackups(settings.dir);
+    return newest ? newest.modifiedAt.getTime() + settings.intervalMs : Date.now();
+  } catch {
+    return Date.now(); // An unreadable folder: the backup itself says why, and is counted.
+  }
+}
+
+/** Stops the schedule (on SIGTERM or SIGINT): no backup starts after this. */
+export function stopBackupSchedule(): void {
+  schedule.stopped = true;
+  clearTimeout(schedule.timer);
+}
+
+/** In a long-running server: starts the schedule when BACKUP_DIR is set (once per process). */
+export async function startBackupSchedule(): Promise<void> {
+  if (schedule.started) return;
+  schedule.started = true;
+  let settings: BackupSettings | null;
+  try {
+    settings = backupSettings();
+  } catch (error) {
+    // npm start refuses these settings; a server started otherwise says so and counts a failure.
+    noteBackupOutcome({ ok: false, at: new Date(), error: messageOf(error) });
+    log.error('scheduled backups could not start', { error: messageOf(error) });
+    return;
+  }
+  if (!settings) return;
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stopBackupSchedule);
+  log.info('scheduled backups on', { dir: settings.dir, intervalMs: settings.intervalMs, keep: settings.keep });
+  runAt(settings, await firstDue(settings));
+}

@@ -1,0 +1,221 @@
+// Backups, restore and checks of an SQLite database (the MaintenanceStore of lib/db/stores.ts).
+//
+// A backup is SQLite's online backup API (better-sqlite3's backup()) from this process's own
+// connection: a consistent copy taken while the server serves and writes. Pages changed by this same
+// connection while the copy runs are carried into it; a change by another connection (Prisma's, a
+// CLI's, another process's) makes SQLite start the copy again, and then the rest is copied in one
+// step, which in WAL mode is a consistent snapshot that holds up no writer.
+//
+// Whether a server uses the file: every server process holds a shared lock on `<database>.lock`
+// (an SQLite read transaction on an empty file beside the database) for as long as it lives; a
+// restore takes the exclusive lock, which it cannot get while any server holds the shared one. These
+// are the operating system's advisory locks (fcntl), so a server that dies, even by kill -9, lets
+// go of its lock with its process: nothing is left behind to clean up, and no pid can be reused.
+import 'server-only';
+import { chmodSync, closeSync, copyFileSync, existsSync, mkdirSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { log } from '../../log';
+import { processWide } from '../../process-wide';
+import { applyMigrations } from '../migrate';
+import type { MaintenanceStore } from '../stores';
+import { ensureSqliteFile } from '../url';
+import { sqliteDatabase } from './connection';
+
+const OWNER_ONLY = 0o600;
+// Pages a backup copies per step (4 MiB at the default page size); the event loop runs between steps.
+const PAGES_PER_STEP = 1024;
+const ALL_PAGES = 0x7fffffff;
+
+/** Creates `file` empty, readable by its owner only, before SQLite writes the database into it. */
+function createOwnerOnly(file: string): void {
+  closeSync(openSync(file, 'wx', OWNER_ONLY));
+}
+
+export function serverLockFile(databaseFile: string): string {
+  return `${databaseFile}.lock`;
+}
+
+function openLock(databaseFile: string, timeoutMs: number): Database.Database {
+  const file = serverLockFile(databaseFile);
+  try {
+    createOwnerOnly(file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  }
+  return new Database(file, { timeout: timeoutMs });
+}
+
+const serverLock = processWide('sqlite-server-lock', () => ({ held: undefined as Database.Database | undefined }));
+
+function holdAsServer(): void {
+  if (serverLock.held?.open) return;
+  const databaseFile = ensureSqliteFile();
+  // A restore holds the exclusive lock for as long as it runs; a server starting meanwhile waits a
+  // little for it, then serves without its lock (and says so) rather than not at all.
+  const lock = openLock(databaseFile, 5000);
+  try {
+    lock.exec('BEGIN');
+    lock.prepare('SELECT count(*) FROM sqlite_master').get();
+    serverLock.held = lock;
+  } catch (error) {
+    lock.close();
+    log.error('could not take the server lock: a restore may be replacing the database', {
+      lockFile: serverLockFile(databaseFile),
+      error: error instanceof Error ? error.message : String(error),
+    });
+  }
+}
+
+/** Opens a database file for a check, saying plainly when it is no SQLite database at all. */
+function openChecked(file: string, name: string): Database.Database {
+  try {
+    const database = new Database(file, { fileMustExist: true, timeout: 5000 });
+    // Reading the schema is what finds a file that is not a database.
+    database.prepare('SELECT count(*) FROM sqlite_master').get();
+    return database;
+  } catch (error) {
+    throw new Error(`${name} is not a readable SQLite database (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+  }
+}
+
+function integrityOf(database: Database.Database): string[] {
+  return (database.prepare('PRAGMA integrity_check').all() as { integrity_check: string }[]).map((row) => row.integrity_check);
+}
+
+function assertIntact(database: Database.Database, what: string): void {
+  let found: string[];
+  try {
+    found = integrityOf(database);
+  } catch (error) {
+    throw new Error(`${what} failed its integrity check: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+  }
+  if (found.length !== 1 || found[0] !== 'ok') throw new Error(`${what} failed its integrity check: ${found.slice(0, 5).join('; ')}`);
+}
+
+async function backup(file: string): Promise<{ bytes: number }> {
+  const partial = `${file}.partial`;
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  rmSync(partial, { force: true });
+  createOwnerOnly(partial);
+  try {
+    let remaining = Infinity;
+    await sqliteDatabase().backup(partial, {
+      progress: ({ remainingPages }) => {
+        // More pages left than last time: another connection wrote, and SQLite started over.
+        const restarted = remainingPages > remaining;
+        remaining = remainingPages;
+        return restarted ? ALL_PAGES : PAGES_PER_STEP;
+      },
+    });
+    const copy = new Database(partial, { fileMustExist: true });
+    try {
+      // One self-contained file (no -wal or -shm beside it); a restore turns WAL on again.
+      copy.pragma('journal_mode = DELETE');
+      assertIntact(copy, 'the copy');
+    } finally {
+      copy.close();
+    }
+    renameSync(partial, file);
+  } catch (error) {
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(partial + suffix, { force: true });
+    throw error;
+  }
+  return { bytes: statSync(file).size };
+}
+
+async function integrity(): Promise<string[]> {
+  return integrityOf(sqliteDatabase());
+}
+
+/** The migrations a database file has applied, refusing one that is no Plant Store database. */
+function appliedMigrations(database: Database.Database, file: string): string[] {
+  try {
+    return (
+      database
+        .prepare('SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name')
+        .all() as { migration_name: string }[]
+    ).map((row) => row.migration_name);
+  } catch (error) {
+    throw new Error(`${file} is not a Plant Store database: it has no record of migrations (${error instanceof Error ? error.message : String(error)})`, {
+      cause: error,
+    });
+  }
+}
+
+/** Folds an SQLite file's write-ahead log into it and closes it, so the file alone is the database. */
+function checkpointAndClose(file: string): void {
+  const database = new Database(file, { fileMustExist: true, timeout: 5000 });
+  try {
+    database.pragma('wal_checkpoint(TRUNCATE)');
+  } finally {
+    database.close();
+  }
+  for (const suffix of ['-wal', '-shm']) rmSync(file + suffix, { force: true });
+}
+
+const timestamp = (date = new Date()) => date.toISOString().replace(/[:.]/g, '-');
+
+async function restore(file: string, knownMigrations: readonly string[]): Promise<{ replaced: string | null; applied: string[] }> {
+  const source = path.resolve(file);
+  if (!existsSync(source) || !statSync(source).isFile()) throw new Error(`${file}: no such file`);
+  const databaseFile = ensureSqliteFile();
+  const lock = openLock(databaseFile, 0);
+  try {
+    try {
+      lock.exec('BEGIN EXCLUSIVE');
+    } catch (error) {
+      if (error instanceof Database.SqliteError && /^SQLITE_(BUSY|LOCKED)/.test(error.code)) {
+        throw new Error(
+          `A server is running on ${databaseFile} (it holds ${serverLockFile(databaseFile)}). Stop it, then restore; nothing was changed.`,
+          { cause: error },
+        );
+      }
+      throw error;
+    }
+    // The copy is checked and migrated beside the database, then moved into place in one rename.
+    const staging = `${databaseFile}.restoring`;
+    for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(staging + suffix, { force: true });
+    copyFileSync(source, staging);
+    chmodSync(staging, OWNER_ONLY);
+    try {
+      const copy = openChecked(staging, file);
+      try {
+        assertIntact(copy, file);
+        const unknown = appliedMigrations(copy, file).filter((name) => !knownMigrations.includes(name));
+        if (unknown.length > 0) {
+          throw new Error(
+            `${file} was made by a newer version of Plant Store: it has migrations this code does not know (${unknown.join(', ')}). Restore it with that version; nothing was changed.`,
+          );
+        }
+      } finally {
+        copy.close();
+      }
+      const { applied } = await applyMigrations({ databaseUrl: `file:${staging}` });
+      checkpointAndClose(staging);
+
+      let replaced: string | null = null;
+      if (existsSync(databaseFile) && statSync(databaseFile).size > 0) {
+        checkpointAndClose(databaseFile);
+        replaced = `${databaseFile}.replaced-${timestamp()}`;
+        renameSync(databaseFile, replaced);
+      }
+      for (const suffix of ['-wal', '-shm']) rmSync(databaseFile + suffix, { force: true });
+      renameSync(staging, databaseFile);
+      return { replaced, applied };
+    } catch (error) {
+      for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(staging + suffix, { force: true });
+      throw error;
+    }
+  } finally {
+    lock.close();
+  }
+}
+
+export const sqliteMaintenance: MaintenanceStore = {
+  holdAsServer,
+  backup,
+  integrity,
+  restore,
+  defaultBackupDir: () => path.join(path.dirname(ensureSqliteFile()), 'backups'),
+};

@@ -1,0 +1,66 @@
+// npm run db -- backup [--out FILE] | restore FILE | check: the database as a whole.
+import { parseArgs } from 'node:util';
+import { backupDir } from '../lib/backups/config';
+import { newBackupPath } from '../lib/backups/files';
+import { closeDb, engine } from '../lib/db/engine';
+import { knownMigrations, migrationStatus, rowCounts } from '../lib/db/maintenance';
+import { databaseUrl, sqliteFilePath, databaseEngine } from '../lib/db/url';
+import { printTable, runCommands, UsageError } from './cli';
+
+const USAGE = `usage:
+  npm run db -- backup [--out FILE]   a consistent copy, taken while the server runs (default: BACKUP_DIR, else data/backups/)
+  npm run db -- restore FILE          replace the database with a backup (stop the server first)
+  npm run db -- check                 integrity, migrations and row counts`;
+
+function noArguments(command: string, args: string[]): void {
+  if (args.length > 0) throw new UsageError(`${command} takes no arguments, got "${args.join(' ')}"`);
+}
+
+async function backup(args: string[]) {
+  const { values } = parseArgs({ args, options: { out: { type: 'string' } } });
+  if (values.out !== undefined && !values.out.trim()) throw new UsageError('--out needs a file name');
+  const file = values.out?.trim() || newBackupPath(backupDir() ?? engine().maintenance.defaultBackupDir());
+  const { bytes } = await engine().maintenance.backup(file);
+  process.stdout.write(`Backed up the database (${bytes} bytes); the copy passed its integrity check.\n`);
+  // The path is the last line, for scripts.
+  process.stdout.write(`${file}\n`);
+}
+
+async function restore(args: string[]) {
+  const [file, ...rest] = args;
+  if (!file || rest.length > 0) throw new UsageError('restore takes one backup file');
+  const { replaced, applied } = await engine().maintenance.restore(file, await knownMigrations());
+  // (Only SQLite gets here: on PostgreSQL restore says to use pg_restore.)
+  process.stdout.write(`Restored ${file} into ${sqliteFilePath(databaseUrl())}; it passed its integrity check.\n`);
+  process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Its migrations were up to date.\n');
+  process.stdout.write(replaced ? `The database it replaced is kept as ${replaced}\n` : 'There was no database to replace.\n');
+}
+
+async function check(args: string[]) {
+  noArguments('check', args);
+  let healthy = true;
+  const integrity = await engine().maintenance.integrity();
+  if (integrity === null) {
+    process.stdout.write(`Integrity: not checked on ${databaseEngine()} (the server checks its pages as it reads them)\n`);
+  } else if (integrity.length === 1 && integrity[0] === 'ok') {
+    process.stdout.write('Integrity: ok\n');
+  } else {
+    healthy = false;
+    process.stdout.write(`Integrity: FAILED\n${integrity.map((line) => `  ${line}`).join('\n')}\n`);
+  }
+  const migrations = await migrationStatus();
+  process.stdout.write(`Migrations: ${migrations.applied.length} applied, ${migrations.pending.length} pending\n`);
+  for (const name of migrations.pending) process.stdout.write(`  pending: ${name} (npm run db:migrate, or npm start, applies it)\n`);
+  for (const name of migrations.unknown) process.stdout.write(`  not in this code: ${name} (the database was migrated by a newer version)\n`);
+  for (const name of migrations.failed) process.stdout.write(`  failed: ${name}\n`);
+  if (migrations.unknown.length > 0 || migrations.failed.length > 0) healthy = false;
+  process.stdout.write('\n');
+  printTable(['TABLE', 'ROWS'], (await rowCounts()).map(([name, count]) => [name, String(count)]));
+  if (!healthy) process.exitCode = 1;
+}
+
+runCommands(USAGE, {
+  backup: (args) => backup(args).finally(closeDb),
+  restore: (args) => restore(args).finally(closeDb),
+  check: (args) => check(args).finally(closeDb),
+});
