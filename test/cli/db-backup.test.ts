@@ -9,11 +9,11 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { newAccount, signIn } from '../support/accounts';
-import { uniqueId } from '../support/api';
+import { createOn, request, uniqueId } from '../support/api';
 import { operatorScript } from '../support/cli';
 import { migrationsBefore } from '../support/migrations';
 import { createTestDatabase, testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
-import { createOn, requestOn, startServer, type RunningServer } from '../support/server';
+import { startServer, type RunningServer } from '../support/server';
 
 type CliResult = { status: number | null; stdout: string; stderr: string };
 
@@ -158,7 +158,7 @@ if (testEngine() === 'postgresql') {
       expect(restore.stderr).toMatch(/A server is running on .+ \(it holds .+\.lock\)\. Stop it, then restore; nothing was changed\./);
       expect(await source.execute('SELECT count(*) AS n FROM "Plant"')).toEqual(before);
       expect(readdirSync(path.dirname(source.url.slice('file:'.length))).filter((name) => name.includes('.replaced-'))).toEqual([]);
-      expect((await requestOn(server, '/api/health')).status).toBe(200);
+      expect((await request(server, '/api/health')).status).toBe(200);
     });
 
     it('restores the copy in place of the database it keeps beside it, and the copy serves', async () => {
@@ -175,7 +175,7 @@ if (testEngine() === 'postgresql') {
 
       const restored = await serverOn(source.url);
       for (const id of answeredBeforeBackup.slice(0, 20)) {
-        const read = await requestOn(restored, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
+        const read = await request(restored, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
         expect(read.status, read.text).toBe(200);
         expect(read.text).toBe(`{"id":${id},"name":"Backed up ${id}"}`);
       }
@@ -340,7 +340,7 @@ if (testEngine() === 'postgresql') {
       const failed = () => server.output().split('\n').filter((line) => line.includes('"msg":"backup failed"'));
       await waitFor(() => failed().length >= 2, 30_000, server.output);
       expect(JSON.parse(failed()[0])).toMatchObject({ level: 'error', msg: 'backup failed', error: expect.stringContaining('ENOTDIR') });
-      expect((await requestOn(server, '/api/health')).status).toBe(200);
+      expect((await request(server, '/api/health')).status).toBe(200);
       const id = uniqueId();
       expect((await createOn(server, token, `{"id": ${id}, "name": "Still serving"}`)).status).toBe(200);
     }, 60_000);
@@ -350,7 +350,7 @@ if (testEngine() === 'postgresql') {
       const server = await serverOn(database.url, { BACKUP_DIR: tempDir(), BACKUP_INTERVAL: 'daily' });
       await waitFor(() => server.output().includes('scheduled backups could not start'), 30_000, server.output);
       expect(server.output()).toContain('BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got \\"daily\\"');
-      expect((await requestOn(server, '/api/health')).status).toBe(200);
+      expect((await request(server, '/api/health')).status).toBe(200);
     });
   });
 }
