@@ -79,6 +79,8 @@ test.describe('axe finds no serious or critical violations', () => {
   });
 
   test('on the API reference as the server renders it, then with the explorer (Swagger UI) open', async ({ page, signIn }) => {
+    // Swagger UI's 1.5 MB bundle, then axe over the thousands of nodes it renders: the heaviest page there is.
+    test.setTimeout(90_000);
     await signIn('/docs');
     await expect(page.getByRole('heading', { name: 'Operations' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);

@@ -13,7 +13,7 @@ function plantPosts(page: Page): Request[] {
 async function fillPlant(page: Page, plant: { id: string; name: string; tag?: string }) {
   await page.getByLabel('ID').fill(plant.id);
   await page.getByLabel('Name').fill(plant.name);
-  await page.getByLabel('Tag').fill(plant.tag ?? '');
+  await page.getByLabel('Tag', { exact: true }).fill(plant.tag ?? '');
 }
 
 test.beforeEach(async ({ signIn }) => {
@@ -81,7 +81,7 @@ test('a conflicting id shows the API error under the ID and keeps everything typ
   await expect(page.getByLabel('ID')).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('ID')).toHaveValue(id);
   await expect(page.getByLabel('Name')).toHaveValue('Cactus');
-  await expect(page.getByLabel('Tag')).toHaveValue('succulent');
+  await expect(page.getByLabel('Tag', { exact: true })).toHaveValue('succulent');
 });
 
 test('a network failure says so, keeps the input, and a retry succeeds', async ({ page, consoleErrors }) => {

@@ -6,7 +6,7 @@ const rowsOf = (page: Page) => page.getByRole('region', { name: /^Plants/ }).loc
 
 async function searchFor(page: Page, q: string, tag = '') {
   await page.getByLabel('Search').fill(q);
-  await page.getByLabel('Tag').fill(tag);
+  await page.getByLabel('Tag', { exact: true }).fill(tag);
   await page.getByRole('button', { name: 'Search', exact: true }).click();
 }
 
@@ -39,13 +39,13 @@ test('search finds plants by any piece of the name in any case, with the filter 
 
   await page.goBack();
   await expect(page).toHaveURL(/q=/);
-  await expect(page.getByLabel('Tag')).toHaveValue('');
+  await expect(page.getByLabel('Tag', { exact: true })).toHaveValue('');
   await expect(rowsOf(page)).toHaveCount(1);
 
   // A shared address shows the same; and an empty result says so.
   await page.goto(`/catalogue?tag=tree-${m}`);
   await expect(rowsOf(page)).toHaveCount(1);
-  await expect(page.getByLabel('Tag')).toHaveValue(`tree-${m}`);
+  await expect(page.getByLabel('Tag', { exact: true })).toHaveValue(`tree-${m}`);
   await searchFor(page, `${m} nothing like it`);
   await expect(page.getByText(`No plants match: none has names containing “${m} nothing like it”.`)).toBeVisible();
   await page.getByRole('link', { name: 'Clear the filter' }).click();
@@ -85,7 +85,7 @@ test('Edit changes the name and tag through the API, and the row shows it', asyn
   await expect(dialog.getByLabel('Name')).toHaveAccessibleDescription('must not be empty');
 
   await dialog.getByLabel('Name').fill(`${m} Monstera`);
-  await dialog.getByLabel('Tag').fill('');
+  await dialog.getByLabel('Tag', { exact: true }).fill('');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('status')).toHaveText(`Saved “${m} Monstera”.`);
@@ -133,7 +133,7 @@ test('two people edit the same plant: the second is told, sees the current value
   await expect(page.getByRole('status')).toHaveText(`Saved “${m} Boston fern”.`);
 
   const dialog = other.getByRole('dialog');
-  await dialog.getByLabel('Tag').fill('outdoor');
+  await dialog.getByLabel('Tag', { exact: true }).fill('outdoor');
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(alertOf(other).filter({ hasText: 'Someone else' })).toHaveText(
     `Someone else changed this plant while you were editing. It now reads “${m} Boston fern”, tag “fern”. Save to apply your changes to it, or Cancel to keep it as it is.`,
@@ -142,7 +142,7 @@ test('two people edit the same plant: the second is told, sees the current value
   // is now, in the dialog and in the list behind it.
   expect((await apiText(page, `/plants/${id}`)).text).toBe(`{"id":${id},"name":"${m} Boston fern","tag":"fern"}`);
   await expect(dialog.getByLabel('Name')).toHaveValue(`${m} Boston fern`);
-  await expect(dialog.getByLabel('Tag')).toHaveValue('outdoor');
+  await expect(dialog.getByLabel('Tag', { exact: true })).toHaveValue('outdoor');
   await expect(other.locator('tbody tr').first()).toContainText(`${m} Boston fern`);
   await dialog.getByRole('button', { name: 'Save' }).click();
   await expect(other.getByRole('status')).toHaveText(`Saved “${m} Boston fern”.`);
@@ -191,7 +191,7 @@ test('works by keyboard and at 375 px wide without sideways scrolling', async ({
   await expect(dialog.getByLabel('Name')).toBeFocused();
   expect(await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth)).toBeLessThanOrEqual(0);
   await page.keyboard.press('Tab');
-  await expect(dialog.getByLabel('Tag')).toBeFocused();
+  await expect(dialog.getByLabel('Tag', { exact: true })).toBeFocused();
   await page.keyboard.press('Escape');
   await expect(dialog).toHaveCount(0);
   await expect(page.getByRole('button', { name: new RegExp(`^Actions for ${m}`) })).toBeFocused();

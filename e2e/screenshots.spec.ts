@@ -22,7 +22,7 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
   for (const [name, tag] of [['Monstera deliciosa', 'aroid'], ['Aloe vera', 'succulent'], ['Boston fern', '']]) {
     await page.getByLabel('ID').fill(uniqueId());
     await page.getByLabel('Name').fill(name);
-    await page.getByLabel('Tag').fill(tag);
+    await page.getByLabel('Tag', { exact: true }).fill(tag);
     await page.getByRole('button', { name: 'Add plant' }).click();
     await expect(page.getByRole('status')).toContainText(name);
   }
@@ -50,7 +50,7 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
   await other.goto('/catalogue?q=obliqua');
   await other.getByRole('button', { name: 'Edit Monstera obliqua' }).click();
   await page.getByRole('button', { name: 'Edit Monstera obliqua' }).click();
-  await page.getByRole('dialog').getByLabel('Tag').fill('rare aroid');
+  await page.getByRole('dialog').getByLabel('Tag', { exact: true }).fill('rare aroid');
   await page.getByRole('dialog').getByRole('button', { name: 'Save' }).click();
   await expect(page.getByRole('status')).toContainText('Saved');
   await other.getByRole('dialog').getByLabel('Name').fill('Monstera obliqua Peru');
