@@ -15,7 +15,7 @@ test('the API reference shows the published document as a page, and Swagger UI o
   await expect(page.getByRole('heading', { level: 1, name: 'API reference' })).toBeVisible();
   const operations = page.getByRole('region', { name: 'Operations' });
   await expect(operations.getByRole('heading', { level: 3, name: 'POST /plants Create plant' })).toBeVisible();
-  await expect(operations.getByRole('heading', { level: 3 })).toHaveCount(11);
+  await expect(operations.getByRole('heading', { level: 3 })).toHaveCount(12);
   await expect(operations.getByRole('heading', { level: 3, name: 'GET /metrics Metrics' })).toBeVisible();
   const list = page.getByRole('region', { name: 'GET /plants List plants' });
   const row = (region: Locator, first: string) => region.getByRole('row').filter({ has: page.getByRole('cell', { name: first, exact: true }) });
