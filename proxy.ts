@@ -42,5 +42,5 @@ export async function proxy(request: NextRequest) {
 // PROXY_MATCHER, which leaves out every API path (the direct ones among them) and is the lookahead
 // next.config.js's static policy uses, positive there; test/unit/direct-paths.test.ts keeps them equal.
 export const config = {
-  matcher: ['/((?!plants|audit-events|metrics|stats|api/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)'],
+  matcher: ['/((?!plants|audit-events|metrics|stats|api/|backups/|openapi\\.json|_next/static|_next/image|favicon\\.ico|icon\\.svg).*)'],
 };

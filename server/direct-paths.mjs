@@ -32,7 +32,7 @@ export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036
  * What proxy.ts never sees, as the start of a path (regular expression source): the API's route
  * handlers (every direct path among them), the OpenAPI document and static files.
  */
-export const OUTSIDE_PROXY = ['plants', 'audit-events', 'metrics', 'stats', 'api/', 'openapi\\.json', '_next/static', '_next/image', 'favicon\\.ico', 'icon\\.svg'];
+export const OUTSIDE_PROXY = ['plants', 'audit-events', 'metrics', 'stats', 'api/', 'backups/', 'openapi\\.json', '_next/static', '_next/image', 'favicon\\.ico', 'icon\\.svg'];
 
 /** proxy.ts's `config.matcher[0]`: every path but those. */
 export const PROXY_MATCHER = `/((?!${OUTSIDE_PROXY.join('|')}).*)`;

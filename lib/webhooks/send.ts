@@ -29,8 +29,10 @@ const agents = processWide('webhook-agents', () => ({
 }));
 
 function describe(error: unknown): string {
-  if (error instanceof RefusedAddressError) return `refused: ${error.message}`;
   const code = (error as NodeJS.ErrnoException)?.code;
+  // By its code, not instanceof: the agents are process-wide, so the lookup that threw may be another
+  // bundle's copy of guard.ts, with a class of its own.
+  if (code === new RefusedAddressError('').code) return `refused: ${(error as Error).message}`;
   if (code === 'ECONNREFUSED') return 'connection refused';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'the host name does not resolve';
   if (code === 'ECONNRESET' || code === 'EPIPE') return 'the connection was reset';

@@ -109,6 +109,6 @@ describe('forwarded headers', () => {
       body: new URLSearchParams({ email: EMAIL, password: 'wrong again', csrfToken: csrf.token, json: 'true' }),
     });
     // The last failure; earlier ones came with no X-Forwarded-For, from the socket's address.
-    expect(logLinesIn(proxied.output(), ['sign-in failed'], EMAIL).at(-1)?.address).toBe('203.0.113.50');
+    await expect.poll(() => logLinesIn(proxied.output(), ['sign-in failed'], EMAIL).at(-1)?.address).toBe('203.0.113.50');
   });
 });
