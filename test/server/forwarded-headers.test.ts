@@ -86,7 +86,8 @@ describe('forwarded headers', () => {
 
   it("without TRUST_PROXY, a client's X-Forwarded-For does not change its address", async () => {
     // Counts are per whole minute: a fresh one.
-    await startOfWindow(plain.clock);
+    // All three servers' clocks together: the sign-in throttle they share is in the database.
+    await startOfWindow(plain.clock, configured.clock, proxied.clock);
     const answers = [];
     for (let index = 1; index <= 6; index++) {
       answers.push(await request(plain, '/plants', { headers: { authorization: `Bearer ${generateApiToken()}`, 'x-forwarded-for': `198.51.100.${index}` } }));
