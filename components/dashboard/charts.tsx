@@ -2,6 +2,7 @@
 // nothing the Content-Security-Policy would refuse (no inline styles: colours come from classes in
 // app/globals.css). Each has a table of the same figures behind a "Show as table" disclosure
 // (<details>, no script), and says so in words when there is nothing to draw.
+import type { ReactNode } from 'react';
 import type { Stats } from '@/lib/schemas/stats';
 
 const number = new Intl.NumberFormat('en');
@@ -55,25 +56,7 @@ export function AddedPerDayChart({ perDay, titleId }: { perDay: Stats['addedPerD
           ) : null,
         )}
       </svg>
-      <details className="chart-table">
-        <summary>Show as table</summary>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Day</th>
-              <th scope="col">Plants added</th>
-            </tr>
-          </thead>
-          <tbody>
-            {perDay.map((day) => (
-              <tr key={day.date}>
-                <td>{day.date}</td>
-                <td>{number.format(day.count)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <ChartTable columns={['Day', 'Plants added']} rows={perDay.map((day) => ({ key: day.date, label: day.date, count: day.count }))} />
     </>
   );
 }
@@ -120,25 +103,32 @@ export function TagChart({ stats, titleId }: { stats: Pick<Stats, 'tags' | 'othe
           );
         })}
       </svg>
-      <details className="chart-table">
-        <summary>Show as table</summary>
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Tag</th>
-              <th scope="col">Plants</th>
-            </tr>
-          </thead>
-          <tbody>
-            {bars.map((bar) => (
-              <tr key={bar.label}>
-                <td>{bar.href ? <a href={bar.href}>{bar.label}</a> : bar.label}</td>
-                <td>{number.format(bar.count)}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </details>
+      <ChartTable columns={['Tag', 'Plants']} rows={bars.map((bar) => ({ key: bar.label, label: bar.href ? <a href={bar.href}>{bar.label}</a> : bar.label, count: bar.count }))} />
     </>
+  );
+}
+
+/** A chart's text alternative: its figures as a table, behind "Show as table". */
+function ChartTable({ columns, rows }: { columns: [string, string]; rows: { key: string; label: ReactNode; count: number }[] }) {
+  return (
+    <details className="chart-table">
+      <summary>Show as table</summary>
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{columns[0]}</th>
+            <th scope="col">{columns[1]}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => (
+            <tr key={row.key}>
+              <td>{row.label}</td>
+              <td>{number.format(row.count)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
   );
 }
