@@ -19,9 +19,10 @@ import { log } from '../lib/log.ts';
 import { flushTraces } from '../lib/tracing/spans.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
+import { warmUp } from './warm-up.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { lingerBeforeClosing } from './linger.mjs';
-import { setStandaloneConfig } from './next-internals.mjs';
+import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
 import { createRequestMetrics } from './request-metrics.mjs';
@@ -49,12 +50,17 @@ const origin = configuredPublicOrigin() ?? `http://${ownHost.includes(':') ? `[$
 const originHost = new URL(origin).host;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
-const { config } = JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8'));
+// Next's background preload off, so that the preload below can be awaited before listening.
+const config = withoutBackgroundPreload(JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8')).config);
 setStandaloneConfig(config);
 
 const next = require('next');
 const app = next({ dev: false, dir, hostname, port, conf: config });
 await app.prepare();
+// Every page and route is loaded before the first request is accepted: loaded lazily, the first
+// burst after a start waits behind their synchronous loading (health included).
+const preloaded = await preloadEntries(app);
+if (!preloaded) log.warn('Next offers no preload of its pages and routes here; each loads on first use');
 const handleWithNext = app.getRequestHandler();
 const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir, { origin });
 // Every answer, on either path, is timed here for http_server_request_duration_seconds (null under METRICS=off).
@@ -67,7 +73,10 @@ if (direct?.refused) {
 }
 
 function serve(request, response) {
-  const observed = observeRequest?.(request, response);
+  answer(request, response, observeRequest?.(request, response));
+}
+
+function answer(request, response, observed) {
   // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
   settleForwardedHeaders(request, proxyHops);
   // Before either path writes a head, so every answer to a request that came over https has it
@@ -145,6 +154,8 @@ const refuseToStart = (error) => {
   process.exit(1);
 };
 server.once('error', refuseToStart);
+// The public pages rendered once on a loopback port of their own, unmeasured (server/warm-up.mjs).
+const warmed = await warmUp((request, response) => answer(request, response, null));
 server.listen(port, hostname, () => {
   server.off('error', refuseToStart);
   const served = !direct
@@ -152,5 +163,5 @@ server.listen(port, hostname, () => {
     : direct.refused
       ? 'everything through Next (the build check failed, see the line above)'
       : `route handlers answered directly: ${direct.routes.join(', ')}`;
-  log.info('listening', { url: `http://${hostname}:${port}`, served });
+  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed });
 });

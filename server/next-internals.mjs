@@ -3,7 +3,8 @@
 // (the checklist is in docs/architecture.md, "Upgrading Next.js"). Nothing else may import next/dist
 // (test/unit/next-internals.test.ts). What uses each:
 // - the direct path (direct-routes.mjs): a compiled route's handlers and Next's compression;
-// - the production server (main.mjs): the standalone config, as Next's generated server.js sets it;
+// - the production server (main.mjs): the standalone config, as Next's generated server.js sets it,
+//   and Next's preload of every page and route, awaited before the server listens;
 // - Next's protocol checks (lib/http/next-protocol.ts): Next's own parsers of its router state
 //   header and of a Server Action request's kind;
 // - the tests that call server actions as the browser does: React's Flight client, as Next ships it.
@@ -26,6 +27,35 @@ const HANDLER_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  */
 export function setStandaloneConfig(config) {
   process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
+
+/**
+ * The config with Next's own preload off: Next starts it in the background when its server is
+ * made, so the first requests after `listening` wait behind a quarter of a second (more on a busy
+ * machine) of synchronous module loading. `preloadEntries` runs the same preload before listening.
+ * @template {{ experimental?: object }} Config
+ * @param {Config} config
+ * @returns {Config}
+ */
+export function withoutBackgroundPreload(config) {
+  return { ...config, experimental: { ...config.experimental, preloadEntriesOnStart: false } };
+}
+
+/**
+ * Loads every page and route module now, as Next's `preloadEntriesOnStart` would in the
+ * background: `next()` gives a custom server its `NextCustomServer`, whose `server` is the
+ * `NextServer` its router made, whose `getServer()` is the `NextNodeServer` that has
+ * `unstable_preloadEntries()`. False when this Next has none of these: then modules load on first use.
+ * @param {any} app what `next()` returned, prepared
+ * @returns {Promise<boolean>}
+ */
+export async function preloadEntries(app) {
+  const nextServer = app?.server;
+  if (typeof nextServer?.getServer !== 'function') return false;
+  const server = await nextServer.getServer();
+  if (typeof server?.unstable_preloadEntries !== 'function') return false;
+  await server.unstable_preloadEntries();
+  return true;
 }
 
 /**

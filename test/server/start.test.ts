@@ -63,7 +63,9 @@ describe('npm start', () => {
       expect((await createOn({ url }, token, `{"id": ${id}, "name": "Started"}`)).text).toBe(`{"id":${id},"name":"Started"}`);
       await expect.poll(() => output).toMatch(/no staff account yet: create the first admin with {2}npm run user -- create/);
       expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
-      expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\]/);
+      expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\], \/api\/health/);
+      // Every page and route loaded, and the public pages rendered once, before it listened.
+      expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true/);
       // One process: the node that npm start runs is the one listening, and it has no children.
       expect(holdsSocket(child.pid!, listeningSocket(port)), 'the started process holds the listening socket').toBe(true);
       expect(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim()).toBe('');
