@@ -6,6 +6,7 @@ import 'server-only';
 import { engine } from '../db/engine';
 import { log } from '../log';
 import { processWide } from '../process-wide';
+import { inSpan } from '../tracing/spans';
 import { backupSettings, type BackupSettings } from './config';
 import { listBackups, newBackupPath, pruneBackups } from './files';
 import { noteBackupOutcome } from './status';
@@ -22,8 +23,14 @@ export async function runScheduledBackup(settings: BackupSettings): Promise<void
   const at = new Date();
   const file = newBackupPath(settings.dir, at);
   try {
-    const { bytes } = await engine().maintenance.backup(file);
-    const pruned = await pruneBackups(settings.dir, settings.keep);
+    // Each scheduled backup is a trace of its own (with tracing on): its duration, its size, and a
+    // failure marked on it, for an operator who watches traces rather than the log.
+    const { bytes, pruned } = await inSpan('backup.scheduled', { root: true, attributes: { 'plant_store.backup.file': file } }, async (span) => {
+      const written = await engine().maintenance.backup(file);
+      const removed = await pruneBackups(settings.dir, settings.keep);
+      span?.setAttributes({ 'plant_store.backup.bytes': written.bytes, 'plant_store.backup.pruned': removed.length });
+      return { bytes: written.bytes, pruned: removed };
+    });
     const durationMs = Date.now() - at.getTime();
     noteBackupOutcome({ ok: true, at, file, bytes, durationMs });
     log.info('backup written', { file, bytes, durationMs, pruned });

@@ -73,6 +73,8 @@ export type SpanOptions = {
   attributes?: Attributes;
   /** The parent (default: the active context). */
   parent?: Context;
+  /** Start a trace of its own, whatever is active (work no request asked for, such as a scheduled backup). */
+  root?: boolean;
   /** Make the span only inside a trace already under way (so the dispatcher's polling makes none). */
   onlyInTrace?: boolean;
 };
@@ -84,7 +86,7 @@ export type SpanOptions = {
  */
 export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span | undefined) => T): T {
   if (!ON) return work(undefined);
-  const parent = options.parent ?? context.active();
+  const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
   if (options.onlyInTrace && !trace.getSpan(parent)) return work(undefined);
   return trace.getTracer(TRACER_NAME).startActiveSpan(name, { kind: options.kind, attributes: options.attributes }, parent, (span) => {
     let result: T;

@@ -3,11 +3,15 @@
 // API_DIRECT_ROUTES=off, so Next's router makes the server span. A POST /plants on each must give a
 // server span named for its route, a database span under it, and a webhook delivery span in the same
 // trace whose traceparent reached the receiver; the request's log line names the trace. A third
-// server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all.
+// server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all. The direct one also
+// takes scheduled backups, each of which must be a trace of its own.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOn, uniqueId } from '../support/api';
 import { copyTestDatabase, createTestDatabase, testEngine, tokenIn } from '../support/database';
-import { SPAN_KIND, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
+import { SPAN_KIND, SPAN_STATUS, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
 import { startReceiver, type Receiver } from '../support/receiver';
 import { startServer, type RunningServer } from '../support/server';
 import { endpointIn } from '../support/webhooks';
@@ -55,6 +59,7 @@ describe('traces', () => {
   let defaultPortCollector: Collector;
   let receiver: Receiver;
   let token: string;
+  let backupDir: string;
   const servers: Record<'direct' | 'next' | 'untraced', RunningServer> = {} as never;
 
   beforeAll(async () => {
@@ -76,9 +81,12 @@ describe('traces', () => {
     for (const copy of copies) cleanups.push(copy.remove);
 
     const traced = { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_ALLOW_PRIVATE_URLS: '1' };
+    backupDir = mkdtempSync(path.join(tmpdir(), 'traced-backups-'));
+    cleanups.push(() => rmSync(backupDir, { recursive: true, force: true }));
     const readyTimeoutMs = 90_000;
     const [direct, next, untraced] = await Promise.all([
-      startServer({ databaseUrl: database.url, env: traced, readyTimeoutMs }),
+      // An empty backup folder: the first scheduled backup is due at once.
+      startServer({ databaseUrl: database.url, env: { ...traced, BACKUP_DIR: backupDir }, readyTimeoutMs }),
       startServer({ databaseUrl: copies[0].url, env: { ...traced, API_DIRECT_ROUTES: 'off' }, readyTimeoutMs }),
       startServer({ databaseUrl: copies[1].url, env: { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, readyTimeoutMs }),
     ]);
@@ -128,6 +136,20 @@ describe('traces', () => {
     const line = await requestLogLine(server, requestId);
     expect(line.trace_id).toBe(request.traceId);
     expect(collector.spans.filter((span) => span.traceId === request.traceId).map((span) => span.spanId)).toContain(line.span_id);
+  });
+
+  it('a scheduled backup is a trace of its own: one span with the file (and its size), or marked failed where the engine refuses', async () => {
+    const [backup] = await collector.waitFor((span) => span.name === 'backup.scheduled');
+    expect(backup.parentSpanId).toBeNull();
+    expect(backup.kind).toBe(SPAN_KIND.internal);
+    expect(String(backup.attributes['plant_store.backup.file']).startsWith(backupDir)).toBe(true);
+    if (testEngine() === 'sqlite') {
+      expect(backup.statusCode).toBe(SPAN_STATUS.unset);
+      expect(backup.attributes['plant_store.backup.bytes']).toBeGreaterThan(0);
+    } else {
+      // PostgreSQL's backups are pg_dump's (docs/operations.md, Backups): the schedule's attempt fails, visibly.
+      expect(backup.statusCode).toBe(SPAN_STATUS.error);
+    }
   });
 
   it('with OTEL_EXPORTER_OTLP_ENDPOINT unset, no span is made and no exporter connection is attempted', async () => {

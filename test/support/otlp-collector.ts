@@ -12,6 +12,7 @@ type OtlpSpanJson = {
   name: string;
   kind: number;
   attributes?: { key: string; value: AnyValue }[];
+  status?: { code?: number; message?: string };
 };
 type ExportJson = {
   resourceSpans?: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans?: { spans?: OtlpSpanJson[] }[] }[];
@@ -24,11 +25,14 @@ export type CollectedSpan = {
   name: string;
   /** OTLP's SpanKind: 1 internal, 2 server, 3 client. */
   kind: number;
+  /** OTLP's status code: 0 unset, 1 ok, 2 error. */
+  statusCode: number;
   attributes: Record<string, string | number | boolean>;
   resource: Record<string, string | number | boolean>;
 };
 
 export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
+export const SPAN_STATUS = { unset: 0, ok: 1, error: 2 } as const;
 
 export type Collector = {
   /** The base URL, for OTEL_EXPORTER_OTLP_ENDPOINT. */
@@ -65,6 +69,7 @@ export async function startCollector(options: { port?: number; host?: string } =
                 parentSpanId: span.parentSpanId || null,
                 name: span.name,
                 kind: span.kind,
+                statusCode: span.status?.code ?? 0,
                 attributes: attributesOf(span.attributes),
                 resource,
               });
