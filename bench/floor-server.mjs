@@ -85,11 +85,9 @@ const unauthorized = (kind, message) =>
 export function openDatabase(file) {
   const db = new Database(file, { timeout: 5000 });
   db.pragma('journal_mode = WAL');
-  // synchronous=NORMAL, on purpose: it is what the project's server runs with. Its migrations put
-  // the file in WAL mode, and better-sqlite3 is compiled with SQLITE_DEFAULT_WAL_SYNCHRONOUS=1, so
-  // every connection the Prisma adapter opens on a WAL file starts at NORMAL, not FULL. bench/run.mjs
-  // reads the pragma from a connection opened the adapter's way and records both in its results.
-  db.pragma('synchronous = NORMAL');
+  // synchronous=FULL, on purpose: it is what the project's server runs with by default
+  // (SQLITE_SYNCHRONOUS, lib/db/durability.ts), so the floor syncs at every commit as the project does.
+  db.pragma('synchronous = FULL');
   db.exec(`
     CREATE TABLE IF NOT EXISTS "Plant" (
       "seq" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,

@@ -43,6 +43,7 @@ import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { openDatabase as openFloorDatabase, registerToken } from './floor-server.mjs';
+import { HEAP_LIMIT_FLAG } from '../server/heap-limit.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const NEXT_BIN = path.join(ROOT, 'node_modules/next/dist/bin/next');
@@ -78,7 +79,7 @@ const USAGE = `usage: npm run bench -- [options]
   --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
   --sqlite-synchronous MODE
                       NORMAL or FULL: the app servers' SQLITE_SYNCHRONOUS (default: the
-                      environment's, else the server's default, NORMAL; see lib/db/durability.ts)
+                      environment's, else the server's default, FULL; see lib/db/durability.ts)
   -h, --help          this text
 
   BENCH_SERVER=next-start   serve with next start instead of .next/standalone/start.mjs
@@ -171,7 +172,7 @@ function readOptions(argv) {
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
 
-  const synchronous = (values['sqlite-synchronous'] ?? process.env.SQLITE_SYNCHRONOUS ?? 'NORMAL').trim().toUpperCase();
+  const synchronous = (values['sqlite-synchronous'] ?? process.env.SQLITE_SYNCHRONOUS ?? 'FULL').trim().toUpperCase();
   if (!['FULL', 'NORMAL'].includes(synchronous)) throw new UsageError(`--sqlite-synchronous must be NORMAL or FULL, not "${synchronous}"`);
 
   const server = process.env.BENCH_SERVER?.trim() || 'standalone';
@@ -492,7 +493,7 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     PLANT_STORE_BENCH_ROUTES: '1',
     // The limiter stays on (its cost is measured) but far above what one token can send here.
     RATE_LIMIT_PER_MINUTE: process.env.RATE_LIMIT_PER_MINUTE ?? '1000000000',
-    // As production runs it, with no Node flags; BENCH_SERVER_NODE_OPTIONS adds some to compare.
+    // As production runs it, with only its heap cap (below); BENCH_SERVER_NODE_OPTIONS adds flags to compare.
     NODE_OPTIONS: process.env.BENCH_SERVER_NODE_OPTIONS ?? '',
     SQLITE_SYNCHRONOUS: options.sqliteSynchronous,
     PORT: String(port),
@@ -509,7 +510,9 @@ async function startAppServer(options, databaseFile, extraEnv = {}) {
     ]) {
       if (existsSync(from) && !existsSync(to)) cpSync(from, to, { recursive: true });
     }
-    server = spawnServer('standalone server', [...profilerArgs(), START_BUNDLE], env);
+    // The heap cap npm start and the image pass (server/heap-limit.mjs); BENCH_HEAP_LIMIT=off leaves V8's own sizing.
+    const heapFlags = process.env.BENCH_HEAP_LIMIT === 'off' ? [] : [HEAP_LIMIT_FLAG];
+    server = spawnServer('standalone server', [...heapFlags, ...profilerArgs(), START_BUNDLE], env);
   } else {
     server = spawnServer('next start', [...profilerArgs(), NEXT_BIN, 'start', '--port', String(port), '--hostname', '127.0.0.1'], env);
   }
@@ -1010,7 +1013,7 @@ async function main() {
       const floor = openFloorDatabase(floorDb);
       registerToken(floor, token);
       floor.close();
-      run.databases.floor = { journal_mode: 'wal', synchronous: 'NORMAL' };
+      run.databases.floor = { journal_mode: 'wal', synchronous: 'FULL' };
       say('starting the floor server');
       running = await startFloorServer(floorDb, token);
     }

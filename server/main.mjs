@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
 import { unreadableRouterState } from '../lib/http/next-protocol.ts';
@@ -20,6 +21,7 @@ import { flushTraces } from '../lib/tracing/spans.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { warmUp } from './warm-up.mjs';
+import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit.mjs';
 import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
 import { lingerBeforeClosing } from './linger.mjs';
 import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals.mjs';
@@ -163,5 +165,13 @@ server.listen(port, hostname, () => {
     : direct.refused
       ? 'everything through Next (the build check failed, see the line above)'
       : `route handlers answered directly: ${direct.routes.join(', ')}`;
-  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed });
+  // The heap's cap as V8 took it: the flag's, or what it chose from the machine's memory.
+  const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
+  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed, heapLimitMb });
+  if (!heapLimitSet()) {
+    log.warn('started with no cap on the heap: V8 sized it from the machine\'s memory, and the server holds more than it needs under load', {
+      heapLimitMb,
+      suggested: HEAP_LIMIT_FLAG,
+    });
+  }
 });

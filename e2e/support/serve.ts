@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
 import { createTestDatabase } from '../../test/support/database';
 import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
@@ -21,7 +22,8 @@ await db().$disconnect();
 // Scheduled backups on, into a folder of the run's own: the first is written as the server starts.
 const backups = mkdtempSync(path.join(os.tmpdir(), 'plant-store-e2e-backups-'));
 
-const server = spawn(process.execPath, ['.next/standalone/server.js'], {
+// With the heap cap production runs with (server/heap-limit.mjs).
+const server = spawn(process.execPath, [HEAP_LIMIT_FLAG, '.next/standalone/server.js'], {
   stdio: 'inherit',
   env: {
     ...process.env,

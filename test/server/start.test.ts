@@ -40,7 +40,9 @@ describe('npm start', () => {
     const port = await freePort();
     const url = `http://127.0.0.1:${port}`;
     const started = performance.now();
-    const child = spawn(process.execPath, ['scripts/start.mjs'], {
+    // npm start's own command (package.json): node, its flags, the script.
+    const [, ...startArgs] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
+    const child = spawn(process.execPath, startArgs, {
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: String(port), HOSTNAME: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -65,7 +67,8 @@ describe('npm start', () => {
       expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
       expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\], \/api\/health/);
       // Every page and route loaded, and the public pages rendered once, before it listened.
-      expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true/);
+      expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true,"heapLimitMb":4\d\d\b/);
+      expect(output).not.toMatch(/no cap on the heap/);
       // One process: the node that npm start runs is the one listening, and it has no children.
       expect(holdsSocket(child.pid!, listeningSocket(port)), 'the started process holds the listening socket').toBe(true);
       expect(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim()).toBe('');
@@ -82,7 +85,7 @@ describe('npm start', () => {
     ['AUTH_FAILURES_PER_MINUTE', 'lots', 'AUTH_FAILURES_PER_MINUTE must be a whole number'],
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
     ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
-    ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be NORMAL (the default) or FULL, got "OFF"'],
+    ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "OFF"'],
   ])('refuses %s=%s before it starts anything', (name, value, message) => {
     const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'refused.db')}`, [name]: value },

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
+import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
 import { clockAt, type ServerClock } from './clock';
 
 /** The servers' AUTH_SECRET; tests that mint session tokens sign with the same one. */
@@ -54,7 +55,8 @@ export async function startServer(options: {
   const url = `http://127.0.0.1:${port}`;
   const script = options.standaloneDir ? path.join(options.standaloneDir, 'server.js') : standaloneServer;
   if (!existsSync(script)) throw new Error('No production build: run `npm run build` first');
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), '--import', clockControl, script], {
+  // With the heap cap production runs with (server/heap-limit.mjs), as npm start and the image pass it.
+  const child = spawn(process.execPath, [HEAP_LIMIT_FLAG, ...(options.nodeFlags ?? []), '--import', clockControl, script], {
     env: {
       ...process.env,
       PORT: String(port),
