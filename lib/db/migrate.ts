@@ -191,13 +191,14 @@ async function readMigrations(migrationsDir: string): Promise<MigrationList> {
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
-// Tables the migrations create by hand because Prisma's schema language cannot express them:
-// SQLite's search index, an FTS5 virtual table, and the shadow tables FTS5 keeps beside it.
-// Comparing the schema with the migrations leaves them alone. (PostgreSQL's search index is a
-// GIN index, which its schema declares; see prisma/schema.prisma.)
+// Tables the migrations create by hand because Prisma's schema language cannot express them, or
+// because only one engine has them: SQLite's search index, an FTS5 virtual table, and the shadow
+// tables FTS5 keeps beside it; SQLite's counts of plants by day and by tag, kept by triggers
+// (*_plant_counts). Comparing the schema with the migrations leaves them alone. (PostgreSQL's
+// search index is a GIN index, which its schema declares; see prisma/schema.prisma.)
 const HAND_WRITTEN_TABLES: Record<DatabaseEngine, string[]> = {
   // (PlantSearch_docsize only before *_search_without_column_sizes.)
-  sqlite: ['PlantSearch', 'PlantSearch_config', 'PlantSearch_data', 'PlantSearch_docsize', 'PlantSearch_idx'],
+  sqlite: ['PlantSearch', 'PlantSearch_config', 'PlantSearch_data', 'PlantSearch_docsize', 'PlantSearch_idx', 'PlantDayCount', 'PlantTagCount'],
   postgresql: [],
 };
 

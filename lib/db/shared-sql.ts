@@ -60,14 +60,6 @@ export function pastPosition(order: PlantOrder, after: PlantPosition, columns: O
   return `${columns.seq} ${comparison} ${parameter(after.seq)}`;
 }
 
-// The catalogue's figures (GET /stats). The counts read the (tag, seq) index; the days, each
-// engine's own, read the createdAt index.
-export const COUNT_PLANTS = 'SELECT count(*) AS "count" FROM "Plant"';
-export const COUNT_TAGGED = 'SELECT count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL';
-/** The largest tags; the placeholder is how many. */
-export const topTags = (limit: string) =>
-  `SELECT "tag", count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL GROUP BY "tag" ORDER BY count(*) DESC, "tag" LIMIT ${limit}`;
-
 /**
  * The lowest id from 1 up that no plant has. Walks the ids in order to the first whose successor
  * is free; `next` - `id` cannot overflow, and `id` + 1 is only computed where a larger id, or

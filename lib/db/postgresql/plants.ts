@@ -12,7 +12,7 @@ import 'server-only';
 import { db } from '../client';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
-import { COUNT_PLANTS, COUNT_TAGGED, LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition, topTags } from '../shared-sql';
+import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
 import { postgresqlChangeRecords, type Queryable } from './change-records';
 
@@ -32,6 +32,13 @@ const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
 const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
 
+// The catalogue's figures (GET /stats), counted from the plants: the counts read the (tag, seq)
+// index, the days the createdAt index, side by side on the pool's connections. SQLite reads counts
+// its triggers keep instead (lib/db/sqlite/plants.ts); here a shared counter row would make
+// concurrent creates wait for each other's commits.
+const COUNT_PLANTS = 'SELECT count(*) AS "count" FROM "Plant"';
+const COUNT_TAGGED = 'SELECT count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL';
+const TOP_TAGS = 'SELECT "tag", count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL GROUP BY "tag" ORDER BY count(*) DESC, "tag" LIMIT $1';
 // "createdAt" is a timestamp without a time zone, in UTC.
 const PER_DAY = `SELECT to_char("createdAt", 'YYYY-MM-DD') AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= $1::timestamp GROUP BY 1`;
 
@@ -143,12 +150,12 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
     return Number(row.count);
   },
   async stats({ since, topTags: top }) {
-    // Side by side on the pool's connections; a change committed between them may show in one
-    // figure and not yet in another, which a dashboard can live with.
+    // A change committed between them may show in one figure and not yet in another, which a
+    // dashboard can live with.
     const [[total], [tagged], tags, perDay] = await Promise.all([
       db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_PLANTS),
       db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_TAGGED),
-      db().$queryRawUnsafe<{ tag: string; count: bigint }[]>(topTags('$1'), top),
+      db().$queryRawUnsafe<{ tag: string; count: bigint }[]>(TOP_TAGS, top),
       db().$queryRawUnsafe<{ day: string; count: bigint }[]>(PER_DAY, since),
     ]);
     return {

@@ -11,7 +11,7 @@
 import 'server-only';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
-import { COUNT_PLANTS, COUNT_TAGGED, LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition, topTags } from '../shared-sql';
+import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
 import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
@@ -24,8 +24,13 @@ const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ?`;
 const UPDATE = `UPDATE "Plant" SET "name" = ?, "tag" = ?, "nameFolded" = ? WHERE "seq" = ? RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = ?`;
 
-// "createdAt" is stored as ISO text (or a column default's 'YYYY-MM-DD HH:MM:SS'); both start with the day.
-const PER_DAY = `SELECT substr("createdAt", 1, 10) AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= ? GROUP BY "day"`;
+// The catalogue's figures, from the counts by day and by tag that the migrations' triggers keep in
+// the same statement as every change to "Plant" (prisma/migrations/*_plant_counts): a few hundred
+// rows, where counting the plants read all of them three times.
+const TOTAL = 'SELECT coalesce(sum("count"), 0) AS "count" FROM "PlantDayCount"';
+const TAGGED = 'SELECT coalesce(sum("count"), 0) AS "count" FROM "PlantTagCount"';
+const TOP_TAGS = 'SELECT "tag", "count" FROM "PlantTagCount" ORDER BY "count" DESC, "tag" LIMIT ?';
+const PER_DAY = 'SELECT "day", "count" FROM "PlantDayCount" WHERE "day" >= ?';
 
 function toRow(row: StoredRow): PlantRow {
   return { seq: Number(row.seq), id: row.id, name: row.name, tag: row.tag, createdAt: fromSqliteTime(row.createdAt) };
@@ -120,9 +125,9 @@ export const sqlitePlants = plantStoreOf<void>({
     return whenNotBusy(() => {
       const count = (sql: string) => Number(prepared<[], { count: bigint }>(sql).get()!.count);
       return {
-        total: count(COUNT_PLANTS),
-        tagged: count(COUNT_TAGGED),
-        tags: prepared<[number], { tag: string; count: bigint }>(topTags('?')).all(top).map((row) => ({ tag: row.tag, count: Number(row.count) })),
+        total: count(TOTAL),
+        tagged: count(TAGGED),
+        tags: prepared<[number], { tag: string; count: bigint }>(TOP_TAGS).all(top).map((row) => ({ tag: row.tag, count: Number(row.count) })),
         perDay: prepared<[string], { day: string; count: bigint }>(PER_DAY).all(since).map((row) => ({ day: row.day, count: Number(row.count) })),
       };
     });

@@ -320,6 +320,60 @@ describe('search', () => {
 
 // What every plant change writes besides itself, in its own transaction (ChangeRecordStore), made by
 // the plant rules' own recordedChange (lib/plants/service.ts) and read back through Prisma.
+describe('stats', () => {
+  // What the figures must say, counted here from the plants themselves (Prisma's client, so not the
+  // statements under test): SQLite answers from counts its triggers keep, PostgreSQL counts.
+  async function counted(since: string) {
+    const plants = await db().plant.findMany({ select: { tag: true, createdAt: true } });
+    const tags = new Map<string, number>();
+    const days = new Map<string, number>();
+    for (const { tag, createdAt } of plants) {
+      if (tag !== null) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+      const day = createdAt.toISOString().slice(0, 10);
+      if (day >= since) days.set(day, (days.get(day) ?? 0) + 1);
+    }
+    return {
+      total: plants.length,
+      tagged: [...tags.values()].reduce((sum, count) => sum + count, 0),
+      tags: [...tags].map(([tag, count]) => ({ tag, count })).sort(bySize),
+      perDay: [...days].map(([day, count]) => ({ day, count })).sort((a, b) => (a.day < b.day ? -1 : 1)),
+    };
+  }
+  // Every tag (the file's plants have fewer than a thousand), largest first; equal sizes are put in
+  // one order here, as the engines' collations may order them differently.
+  const bySize = (a: { tag: string; count: number }, b: { tag: string; count: number }) => b.count - a.count || (a.tag < b.tag ? -1 : 1);
+  const stats = async (since: string) => {
+    const rows = await store().stats({ since, topTags: 1000 });
+    const sizes = rows.tags.map((entry) => entry.count);
+    expect(sizes).toEqual([...sizes].sort((a, b) => b - a));
+    return { ...rows, tags: [...rows.tags].sort(bySize), perDay: [...rows.perDay].sort((a, b) => (a.day < b.day ? -1 : 1)) };
+  };
+
+  it('agree with the plants after creates, a batch, tag changes, a renamed plant, deletes, and a day gone by', async () => {
+    const since = '2000-01-01';
+    expect(await stats(since)).toEqual(await counted(since));
+    const tag = `stats-${uniqueId()}`;
+    const created = await store().insertMany([plant('Counted one', tag), plant('Counted two', tag), plant('Counted three', null), plant('Other tag', `${tag}-b`)], unrecorded);
+    expect(await stats(since)).toEqual(await counted(since));
+    // A tag moved, a tag removed, a tag given, a name changed with the tag kept.
+    await store().update(created[0].row.id, () => ({ name: 'Counted one', tag: `${tag}-b` }), unrecorded);
+    await store().update(created[1].row.id, () => ({ name: 'Counted two', tag: null }), unrecorded);
+    await store().update(created[2].row.id, () => ({ name: 'Counted three', tag }), unrecorded);
+    await store().update(created[3].row.id, () => ({ name: 'Renamed', tag: `${tag}-b` }), unrecorded);
+    expect(await stats(since)).toEqual(await counted(since));
+    // The last plant of a tag gone: the tag is not listed with a count of nought.
+    await store().delete(created[2].row.id, () => {}, unrecorded);
+    const after = await stats(since);
+    expect(after.tags.map((entry) => entry.tag)).not.toContain(tag);
+    expect(after).toEqual(await counted(since));
+    // A plant of another day (Prisma writes its creation time), and a range that starts after it.
+    await db().plant.create({ data: { id: uniqueId(), name: 'Of a past day', tag, createdAt: new Date('2020-02-29T23:59:59.999Z') } });
+    expect(await stats(since)).toEqual(await counted(since));
+    expect(await stats('2020-03-01')).toEqual(await counted('2020-03-01'));
+    expect((await stats('2020-03-01')).perDay.map((row) => row.day)).not.toContain('2020-02-29');
+  });
+});
+
 describe('change records', () => {
   const context: ChangeContext = { actor: { type: 'token', id: 'tok_contract', name: 'contract tests' }, requestId: 'req-contract', clientAddress: '192.0.2.7' };
   const recordsOf = async (id: bigint) => ({
