@@ -51,7 +51,9 @@ say "starting $NAME on port $PORT with volume $VOLUME (SQLite in /app/data)"
 podman run -d --name "$NAME" --network=host -e PORT="$PORT" -e HOSTNAME=127.0.0.1 -v "$VOLUME:/app/data" "$IMAGE" >/dev/null
 wait_healthy
 say "healthy: $(curl -sf "$URL/api/health")"
-if [ -n "$(podman inspect --format '{{.Config.Healthcheck}}' "$IMAGE" 2>/dev/null | grep -v '^<nil>$')" ]; then
+# `podman image inspect` names the image's HEALTHCHECK where it kept one (Docker's format); some
+# podman versions cannot read `.Config.Healthcheck` through `podman inspect --format`.
+if podman image inspect "$IMAGE" 2>/dev/null | grep -q '"Healthcheck"'; then
   podman healthcheck run "$NAME" >/dev/null || fail "the image's HEALTHCHECK failed"
   say "the image's HEALTHCHECK passes (it asks /api/health on PORT=$PORT)"
 else
