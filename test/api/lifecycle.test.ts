@@ -2,34 +2,16 @@
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { createOn, request, uniqueId } from '../support/api';
-import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
-
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-async function freshDatabase(): Promise<TestDatabase> {
-  const database = await createTestDatabase();
-  cleanups.push(database.remove);
-  return database;
-}
-
-async function serverOn(databaseUrl: string): Promise<RunningServer> {
-  const server = await startServer({ databaseUrl });
-  cleanups.push(() => server.stop('SIGKILL'));
-  return server;
-}
+import { tokenIn } from '../support/database';
+import { test } from '../support/fixtures';
 
 describe('node .next/standalone/server.js', () => {
-  it('exits with a failing code and one log line when its port is taken', async () => {
-    const database = await freshDatabase();
+  test('exits with a failing code and one log line when its port is taken', async ({ ownDatabase: database }) => {
     const taken = net.createServer();
     await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
-    cleanups.push(() => new Promise((resolve) => taken.close(resolve)));
+    onTestFinished(() => new Promise<void>((resolve) => taken.close(() => resolve())));
     const { port } = taken.address() as net.AddressInfo;
     const child = spawn(process.execPath, [path.resolve('.next/standalone/server.js')], {
       env: { ...process.env, PORT: String(port), HOSTNAME: '127.0.0.1', DATABASE_URL: database.url, NODE_ENV: 'production' },
@@ -46,10 +28,9 @@ describe('node .next/standalone/server.js', () => {
     expect(output).not.toMatch(/Uncaught|\n\s+at /);
   });
 
-  it('serves the staff pages with their static assets, and creates a plant', async () => {
-    const database = await freshDatabase();
-    const { token } = await tokenIn(database.url, 'standalone');
-    const server = await serverOn(database.url);
+  test('serves the staff pages with their static assets, and creates a plant', async ({ startOwnServer }) => {
+    const server = await startOwnServer();
+    const { token } = await tokenIn(server.database.url, 'standalone');
 
     const login = await request(server, '/login');
     expect(login.status).toBe(200);
@@ -67,10 +48,10 @@ describe('node .next/standalone/server.js', () => {
 });
 
 describe('SIGTERM', () => {
-  it('stops accepting, finishes the requests in flight, and exits; every acknowledged plant is stored', async () => {
-    const database = await freshDatabase();
+  test('stops accepting, finishes the requests in flight, and exits; every acknowledged plant is stored', async ({ startOwnServer }) => {
+    const server = await startOwnServer();
+    const { database } = server;
     const { token } = await tokenIn(database.url, 'burst');
-    const server = await serverOn(database.url);
     const exit = new Promise<number | null>((resolve) => server.child.once('exit', (code) => resolve(code)));
 
     const acknowledged: bigint[] = [];
