@@ -8,16 +8,34 @@ const WINDOW_MS = 60_000;
 export type ServerClock = {
   /** Moves the server's clock forward by `ms`; answers its offset from the wall clock. */
   advance(ms: number): Promise<number>;
+  /** Holds the server's clock at its current time (`stop`), or lets it run on from there (`on`). */
+  run(state: 'stop' | 'on'): Promise<void>;
 };
 
 export function clockAt(port: number): ServerClock {
-  return {
-    async advance(ms) {
-      const response = await fetch(`http://127.0.0.1:${port}/?advance=${ms}`);
-      if (!response.ok) throw new Error(`the test clock refused: ${await response.text()}`);
-      return ((await response.json()) as { offsetMs: number }).offsetMs;
-    },
+  const call = async (query: string) => {
+    const response = await fetch(`http://127.0.0.1:${port}/?${query}`);
+    if (!response.ok) throw new Error(`the test clock refused: ${await response.text()}`);
+    return (await response.json()) as { offsetMs: number };
   };
+  return {
+    advance: async (ms) => (await call(`advance=${ms}`)).offsetMs,
+    run: async (state) => void (await call(`run=${state}`)),
+  };
+}
+
+/**
+ * Runs `work` with every one of `clocks` standing still, for a burst whose outcome depends on how
+ * long it takes by the server's clock (a throttle's wait after the fifth attempt): however slowly
+ * the machine serves it, no time passes for the server. The clocks run on afterwards.
+ */
+export async function withClocksStopped<T>(clocks: ServerClock[], work: () => Promise<T>): Promise<T> {
+  await Promise.all(clocks.map((clock) => clock.run('stop')));
+  try {
+    return await work();
+  } finally {
+    await Promise.all(clocks.map((clock) => clock.run('on')));
+  }
 }
 
 /** The clock of the project's shared server (test/support/global-setup.ts). */
