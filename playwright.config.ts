@@ -4,8 +4,6 @@ import { E2E_PORT } from './e2e/support/staff';
 
 export default defineConfig({
   testDir: 'e2e',
-  // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
-  testIgnore: process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'],
   // The specs share one server and database; one worker keeps their effects in order.
   workers: 1,
   fullyParallel: false,
@@ -14,6 +12,13 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
+  // Lighthouse scores the pages' speed, so npm test runs it once nothing else is running
+  // (scripts/test.mjs); the journeys run beside the vitest suites.
+  projects: [
+    // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
+    { name: 'journeys', testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'])] },
+    { name: 'lighthouse', testMatch: '**/lighthouse.spec.ts' },
+  ],
   outputDir: 'test-results',
   use: {
     baseURL: `http://localhost:${E2E_PORT}`,

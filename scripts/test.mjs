@@ -1,22 +1,60 @@
-// npm test: build the production server once, then run every suite against it.
-// Each step's failure stops the run with that step's exit code.
-import { spawnSync } from 'node:child_process';
+// npm test: build the production server, then run every suite against it, in three stages. The
+// steps of a stage share nothing (each has its own databases, servers and ports), so they run side
+// by side; their output is held and printed, whole, as each ends. The last stage is the tests that
+// time the server (a health check within a second of a burst, Lighthouse's speed score): they run
+// one after another, with nothing else on the machine. A failed stage stops the run, with the exit
+// code of its first failed step.
+import { spawn } from 'node:child_process';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
-const steps = [
-  ['production build (standalone server)', [process.execPath, 'scripts/build.mjs']],
-  ['unit tests, and API, CLI and database tests on SQLite and PostgreSQL (vitest)', ['node_modules/.bin/vitest', 'run']],
-  ['browser journeys in Chromium (playwright)', ['node_modules/.bin/playwright', 'test']],
-];
+const vitest = (...projects) => ['node_modules/.bin/vitest', 'run', ...projects.flatMap((name) => ['--project', name])];
+const playwright = (project) => ['node_modules/.bin/playwright', 'test', '--project', project];
 
-for (const [title, [command, ...args]] of steps) {
-  process.stdout.write(`\n== ${title}\n`);
+const stages = [
+  [
+    ['production build (standalone server)', [process.execPath, 'scripts/build.mjs']],
+    ['unit tests (vitest)', vitest('unit')],
+  ],
+  [
+    ['API, CLI and database tests on SQLite (vitest)', vitest('sqlite')],
+    ['API, CLI and database tests on PostgreSQL (vitest)', vitest('postgresql')],
+    ['browser journeys in Chromium (playwright)', playwright('journeys')],
+  ],
+  [
+    ['the timed bursts, on SQLite then PostgreSQL (vitest)', vitest('sqlite:timed', 'postgresql:timed')],
+    ['Lighthouse on every page (playwright)', playwright('lighthouse')],
+  ],
+];
+const [, , timed] = stages;
+
+/** Runs one step, holding its output; answers its exit code. */
+function run(title, [command, ...args]) {
   const started = Date.now();
-  const result = spawnSync(command, args, { stdio: 'inherit' });
-  if (result.status !== 0) {
-    process.stderr.write(`\n${title} failed (exit ${result.status ?? result.signal})\n`);
-    process.exit(result.status ?? 1);
-  }
-  process.stdout.write(`== ${title}: ok in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    const output = [];
+    child.stdout.on('data', (chunk) => output.push(chunk));
+    child.stderr.on('data', (chunk) => output.push(chunk));
+    child.on('close', (code, signal) => {
+      const seconds = ((Date.now() - started) / 1000).toFixed(1);
+      process.stdout.write(`\n== ${title}\n${Buffer.concat(output)}`);
+      process.stdout.write(code === 0 ? `== ${title}: ok in ${seconds} s\n` : `== ${title}: failed (exit ${code ?? signal}) after ${seconds} s\n`);
+      resolve(code ?? 1);
+    });
+  });
 }
+
+const started = Date.now();
+for (const stage of stages) {
+  process.stdout.write(`\n== started: ${stage.map(([title]) => title).join('; ')}\n`);
+  const codes = [];
+  if (stage === timed) for (const step of stage) codes.push(await run(...step));
+  else codes.push(...(await Promise.all(stage.map((step) => run(...step)))));
+  const failed = codes.find((code) => code !== 0);
+  if (failed !== undefined) {
+    process.stderr.write(`\nnpm test failed (exit ${failed})\n`);
+    process.exit(failed);
+  }
+}
+process.stdout.write(`\nnpm test: every suite passed in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);

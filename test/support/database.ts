@@ -8,7 +8,7 @@ import pg from 'pg';
 import { applyMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/temporary-database';
 import { sqliteFilePath, type DatabaseEngine } from '../../lib/db/url';
-import { operatorScript } from './cli';
+import type { Scope } from '../../lib/auth/scopes';
 
 export type TestDatabase = {
   engine: DatabaseEngine;
@@ -95,33 +95,37 @@ export async function executeOn(engine: DatabaseEngine, url: string, sql: string
   }
 }
 
-/** A new API token in the database at `url`, made by the operator CLI (not the shared test client); default scopes unless `scopes` are named. */
+/**
+ * A new API token in the database at `url`, made as `npm run token -- create` makes one (the same
+ * lib function, recorded as the operator command), in this process: a CLI of its own per token cost
+ * half a second of CPU each. The CLI itself is tested in test/cli. Default scopes unless `scopes`
+ * are named.
+ */
 export async function tokenIn(url: string, name = 'test', scopes?: string[]): Promise<{ id: string; token: string }> {
-  const { execFile } = await import('node:child_process');
-  const stdout = await new Promise<string>((resolve, reject) =>
-    execFile(
-      process.execPath,
-      operatorScript('token', 'create', '--name', name, ...(scopes ? ['--scopes', scopes.join(',')] : [])),
-      { env: { ...process.env, DATABASE_URL: url } },
-      (error, out, err) => (error ? reject(new Error(`npm run token failed: ${err}`)) : resolve(out)),
-    ),
-  );
-  const id = /Created API token (tok_\w+)/.exec(stdout)?.[1];
-  const token = stdout.trim().split('\n').at(-1)!;
-  if (!id || !token.startsWith('pst_')) throw new Error(`unexpected npm run token output:\n${stdout}`);
-  return { id, token };
+  const { createApiToken } = await import('../../lib/auth/tokens/api-tokens');
+  const { OPERATOR_COMMAND } = await import('../../lib/audit/context');
+  const { token, summary } = await usingDatabase(url, () => createApiToken({ name, scopes: scopes as Scope[] | undefined }, OPERATOR_COMMAND));
+  return { id: summary.id, token };
 }
+
+// One database at a time for this process's lib/db: calls of usingDatabase wait for each other.
+let pointedElsewhere: Promise<unknown> = Promise.resolve();
 
 /** Runs `work` with this process's lib/db pointed at another database, then back at its own. */
 export async function usingDatabase<T>(url: string, work: () => Promise<T>): Promise<T> {
-  const { closeDb } = await import('../../lib/db/engine');
-  const previous = process.env.DATABASE_URL;
-  await closeDb();
-  process.env.DATABASE_URL = url;
-  try {
-    return await work();
-  } finally {
+  const turn = pointedElsewhere.then(async () => {
+    if (process.env.DATABASE_URL === url) return work();
+    const { closeDb } = await import('../../lib/db/engine');
+    const previous = process.env.DATABASE_URL;
     await closeDb();
-    process.env.DATABASE_URL = previous;
-  }
+    process.env.DATABASE_URL = url;
+    try {
+      return await work();
+    } finally {
+      await closeDb();
+      process.env.DATABASE_URL = previous;
+    }
+  });
+  pointedElsewhere = turn.catch(() => undefined);
+  return turn;
 }

@@ -1,8 +1,12 @@
-// Runs in every test worker before the tests: point lib/db at the project's test database.
+// Runs before every test file: point lib/db at the project's test database. The files of a
+// project share one process, so a file that pointed it elsewhere, or a project before this one,
+// leaves connections that are closed here first.
 import { inject } from 'vitest';
+import { closeDb } from '../../lib/db/engine';
 import { observeFetch } from './observed';
 import { TEST_AUTH_SECRET } from './server';
 
+if (process.env.DATABASE_URL !== inject('databaseUrl')) await closeDb();
 process.env.TEST_ENGINE = inject('engine');
 process.env.DATABASE_URL = inject('databaseUrl');
 process.env.AUTH_SECRET = TEST_AUTH_SECRET;

@@ -1,6 +1,6 @@
 // Servers and databases of a test file's own, as vitest fixtures (test.extend), with their cleanup
 // built in: whatever a test or file starts is stopped, and whatever it makes is removed, when it
-// ends, whether it passed or not. Each test file runs in its own process.
+// ends, whether it passed or not. (A project's files share one process, so nothing outlives its file.)
 //
 //   ownDatabase       a migrated database of the file's own (file-scoped)
 //   ownServer         the production server on it, with `ownServerEnv` (file-scoped)

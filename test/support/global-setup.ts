@@ -21,7 +21,7 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
-  const engine: DatabaseEngine = project.name === 'postgresql' ? 'postgresql' : 'sqlite';
+  const engine: DatabaseEngine = project.name.startsWith('postgresql') ? 'postgresql' : 'sqlite';
   const database = await createTestDatabase(engine);
   const server = await startServer({ databaseUrl: database.url }).catch(async (error: unknown) => {
     await database.remove();

@@ -1,6 +1,6 @@
 // Every (method, path, status) the test servers answer, noted as the tests run, so that the run
 // can check each one against /openapi.json (global-setup.ts: an answer the document does not
-// declare fails the run). fetch is observed once per worker (env.ts); the raw-socket helpers note
+// declare fails the run). fetch is observed once per process (env.ts); the raw-socket helpers note
 // their exchanges through recordRawExchange.
 import { appendFileSync } from 'node:fs';
 import { inject } from 'vitest';
@@ -21,15 +21,18 @@ export function recordObserved(method: string, target: string, status: number): 
 
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
-/** From now on, every answer fetch() gets from a server on this machine is noted. */
+const OBSERVING = Symbol.for('plant-store.test.observed-fetch');
+
+/** From now on, every answer fetch() gets from a server on this machine is noted (once, however often it is called). */
 export function observeFetch(): void {
   const fetchFromNetwork = globalThis.fetch;
-  globalThis.fetch = async (input, init) => {
+  if ((fetchFromNetwork as { [OBSERVING]?: true })[OBSERVING]) return;
+  globalThis.fetch = Object.assign(async (input: Parameters<typeof fetch>[0], init?: RequestInit) => {
     const response = await fetchFromNetwork(input, init);
     const url = new URL(input instanceof Request ? input.url : String(input));
     if (LOCAL_HOSTS.has(url.hostname)) recordObserved(init?.method ?? (input instanceof Request ? input.method : 'GET'), url.pathname, response.status);
     return response;
-  };
+  }, { [OBSERVING]: true as const });
 }
 
 /**

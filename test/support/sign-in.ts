@@ -1,17 +1,13 @@
 // Signing in as a browser does, over next-auth's endpoints. (The raw HTTP that fetch would not send
 // or would tidy up goes through test/support/raw-socket.ts.)
-import { execFile } from 'node:child_process';
-import { operatorScript } from './cli';
+import { usingDatabase } from './database';
 
 type Server = { url: string };
 
-/** A staff account in the database at `url`, made by the operator CLI. */
-export function userIn(url: string, email: string, password: string): Promise<void> {
-  return new Promise((resolve, reject) =>
-    execFile(process.execPath, operatorScript('user', 'create', '--email', email, '--password', password), { env: { ...process.env, DATABASE_URL: url } }, (error, _out, err) =>
-      error ? reject(new Error(`npm run user failed: ${err}`)) : resolve(),
-    ),
-  );
+/** A staff account in the database at `url`, made as `npm run user -- create` makes one (the same lib function), in this process. */
+export async function userIn(url: string, email: string, password: string): Promise<void> {
+  const { createUser } = await import('../../lib/auth/accounts/directory');
+  await usingDatabase(url, () => createUser({ email, password }));
 }
 
 const cookiePairs = (response: Response) => response.headers.getSetCookie().map((cookie) => cookie.split(';')[0]);
