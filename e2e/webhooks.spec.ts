@@ -25,6 +25,8 @@ async function seriousViolations(page: Page) {
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 test('add an endpoint, send a test event, see it delivered, and find a plant\'s history', async ({ page, signIn }) => {
+  // Four pages and two deliveries through a receiver: about 10 s while both vitest suites run beside it.
+  test.setTimeout(60_000);
   await signIn('/webhooks');
   await expect(page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Webhooks' })).toBeVisible();
 
