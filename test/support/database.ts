@@ -123,7 +123,8 @@ export async function usingDatabase<T>(url: string, work: () => Promise<T>): Pro
       return await work();
     } finally {
       await closeDb();
-      process.env.DATABASE_URL = previous;
+      if (previous === undefined) delete process.env.DATABASE_URL;
+      else process.env.DATABASE_URL = previous;
     }
   });
   pointedElsewhere = turn.catch(() => undefined);
