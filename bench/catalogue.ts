@@ -19,7 +19,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { DatabaseEngine } from '../lib/db/url';
-import { createTestDatabase, executeOn, tokenIn } from '../test/support/database';
+import { createTestDatabase, tokenIn } from '../test/support/database';
 import { startServer, type RunningServer } from '../test/support/server';
 import { SEARCHES, catalogueName, catalogueTag } from './catalogue-data.mjs';
 

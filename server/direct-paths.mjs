@@ -22,6 +22,8 @@ export const DIRECT_ROUTES = [
     pattern: new RegExp(`^/plants/(?!\\.{1,2}$)(?!(?:${NEXT_ONLY_UNDER_PLANTS.join('|')})$)([A-Za-z0-9._~-]+)$`),
     param: 'id',
   },
+  // The dashboard's figures: a few small reads, which Next's router took longer than.
+  { page: '/stats', pattern: /^\/stats$/ },
   // Health answers in the fewest turns of the event loop there are, so that a burst of costly
   // requests (sign-ins, server actions, big batches) cannot queue it behind Next's router steps.
   { page: '/api/health', pattern: /^\/api\/health$/ },
@@ -29,7 +31,7 @@ export const DIRECT_ROUTES = [
 ];
 
 /** Paths the direct routes answer, one or more per shape; the start-up check tries every rule on them. */
-export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036854775808', '/plants/abc', '/plants/a.b', '/plants/~_-', '/api/health', '/api/bench/empty'];
+export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036854775808', '/plants/abc', '/plants/a.b', '/plants/~_-', '/stats', '/api/health', '/api/bench/empty'];
 
 /**
  * What proxy.ts never sees, as the start of a path (regular expression source): the API's route

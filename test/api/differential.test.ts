@@ -75,7 +75,7 @@ const head = (lines: string[], body = '') => `${lines.join('\r\n')}\r\n\r\n${bod
 const bearer = () => `Authorization: Bearer ${credentials.main}`;
 const MERGE_PATCH = 'application/merge-patch+json';
 
-const API_PATHS = ['/plants', '/plants/5', '/plants/batch', '/plants/export', '/plants/next-id', '/audit-events', '/openapi.json', '/api/health', '/api/cron/retention', '/api/cron/webhooks'];
+const API_PATHS = ['/plants', '/plants/5', '/plants/batch', '/plants/export', '/plants/next-id', '/stats', '/audit-events', '/openapi.json', '/api/health', '/api/cron/retention', '/api/cron/webhooks'];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 
 /** A plausible request of `method` on `path`: a valid body for the writes each path supports. */
@@ -229,6 +229,12 @@ const CORPUS: Case[] = [
   one('a query on health', { target: '/api/health?x=1' }),
   one('a query on one plant', { target: '/plants/5?limit=1' }),
   one('a query on the next id', { target: '/plants/next-id?x' }),
+  one('the figures', { target: '/stats' }),
+  one('the figures of 90 days', { target: '/stats?days=90' }),
+  one('the figures of a range not offered', { target: '/stats?days=7' }),
+  one('the figures, two ranges', { target: '/stats?days=30&days=90' }),
+  one('a read-only token reading the figures', { target: '/stats', auth: 'readOnly' }),
+  one('the figures without credentials', { target: '/stats', auth: 'none' }),
   one('an audit page', { target: '/audit-events?limit=1' }),
   one('audit records by action', { target: '/audit-events?action=plant.created&limit=2' }),
   one('audit records of a target', { target: '/audit-events?target=plant:5' }),

@@ -22,6 +22,7 @@ const PATHS = [
   '/plants/batch',
   '/plants/export',
   '/plants/next-id',
+  '/stats',
   '/audit-events',
   '/openapi.json',
   '/api/health',

@@ -10,6 +10,8 @@
 // plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
 import 'server-only';
 import { db } from '../client';
+import { processWide } from '../../process-wide';
+import { now } from '../../shared/clock';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
@@ -32,15 +34,56 @@ const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
 const UPDATE = `UPDATE "Plant" SET "name" = $1, "tag" = $2, "nameFolded" = $3 WHERE "seq" = $4 RETURNING ${PLANT_COLUMNS}`;
 const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
 
-// The catalogue's figures (GET /stats), counted from the plants: the counts read the (tag, seq)
-// index, the days the createdAt index, side by side on the pool's connections. SQLite reads counts
-// its triggers keep instead (lib/db/sqlite/plants.ts); here a shared counter row would make
-// concurrent creates wait for each other's commits.
-const COUNT_PLANTS = 'SELECT count(*) AS "count" FROM "Plant"';
-const COUNT_TAGGED = 'SELECT count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL';
-const TOP_TAGS = 'SELECT "tag", count(*) AS "count" FROM "Plant" WHERE "tag" IS NOT NULL GROUP BY "tag" ORDER BY count(*) DESC, "tag" LIMIT $1';
-// "createdAt" is a timestamp without a time zone, in UTC.
-const PER_DAY = `SELECT to_char("createdAt", 'YYYY-MM-DD') AS "day", count(*) AS "count" FROM "Plant" WHERE "createdAt" >= $1::timestamp GROUP BY 1`;
+// The catalogue's figures (GET /stats), from the counts by day and by tag that statement triggers
+// keep (prisma/postgresql/migrations/*_plant_counts), plus the changes the triggers appended since
+// they were last folded into the counts. Counting the plants instead cost a p99 of about 450 ms at
+// 8 connections on 100,000 plants. One statement reads every figure, so it sees the counts and the
+// changes of one moment (a fold commits both at once). Days are ordered by the caller; tags here,
+// largest first, ties in the database's collation.
+const FIGURES = `WITH
+  "days" AS (
+    SELECT "day", sum("count") AS "count" FROM (
+      SELECT "day", "count" FROM "PlantDayCount" UNION ALL SELECT "day", "change" FROM "PlantCountChange"
+    ) AS "counts" GROUP BY "day"
+  ),
+  "tags" AS (
+    SELECT "tag", sum("count") AS "count" FROM (
+      SELECT "tag", "count" FROM "PlantTagCount" UNION ALL SELECT "tag", "change" FROM "PlantCountChange" WHERE "tag" IS NOT NULL
+    ) AS "counts" GROUP BY "tag"
+  )
+  SELECT 'total' AS "kind", NULL AS "key", coalesce(sum("count"), 0) AS "count" FROM "days"
+  UNION ALL SELECT 'day', "day", "count" FROM "days" WHERE "day" >= $1 AND "count" <> 0
+  UNION ALL SELECT 'tagged', NULL, coalesce(sum("count"), 0) FROM "tags"
+  UNION ALL (SELECT 'tag', "tag", "count" FROM "tags" WHERE "count" > 0 ORDER BY "count" DESC, "tag" LIMIT $2)
+  ORDER BY "kind", "count" DESC, "key"`;
+type FigureRow = { kind: 'total' | 'day' | 'tagged' | 'tag'; key: string | null; count: bigint };
+
+// Any fixed number: the advisory lock that lets one caller at a time fold the changes.
+const FOLD_LOCK = 0x636f756e74; // "count"
+// Moves the appended changes into the counts, in one statement, by whoever holds the lock (the
+// others read changes and counts as they are). A count that reaches zero stays, as a zero.
+const FOLD_CHANGES = `WITH "lock" AS (SELECT pg_try_advisory_xact_lock(${FOLD_LOCK}) AS "held"),
+  "moved" AS (DELETE FROM "PlantCountChange" WHERE (SELECT "held" FROM "lock") RETURNING "day", "tag", "change"),
+  "days" AS (
+    INSERT INTO "PlantDayCount" AS c ("day", "count") SELECT "day", sum("change") FROM "moved" GROUP BY "day"
+    ON CONFLICT ("day") DO UPDATE SET "count" = c."count" + EXCLUDED."count"
+  ),
+  "tags" AS (
+    INSERT INTO "PlantTagCount" AS c ("tag", "count") SELECT "tag", sum("change") FROM "moved" WHERE "tag" IS NOT NULL GROUP BY "tag"
+    ON CONFLICT ("tag") DO UPDATE SET "count" = c."count" + EXCLUDED."count"
+  )
+  SELECT count(*) AS "folded" FROM "moved"`;
+// Reading adds the changes up anyway, so folding is only to keep them few: a reader folds at most
+// once a second in each process (a dashboard's callers at once fold once, and wait for nothing).
+const FOLD_INTERVAL_MS = 1000;
+const fold = processWide('plant-count-fold', () => ({ lastAt: 0 }));
+
+async function foldCountChangesNowAndThen(): Promise<void> {
+  const at = now();
+  if (at - fold.lastAt < FOLD_INTERVAL_MS) return;
+  fold.lastAt = at;
+  await db().$queryRawUnsafe(FOLD_CHANGES);
+}
 
 // A row whose id was taken when we inserted, then freed by a delete before we could read it:
 // inserting it again is right, and rare enough that a few attempts always settle it.
@@ -150,19 +193,15 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
     return Number(row.count);
   },
   async stats({ since, topTags: top }) {
-    // A change committed between them may show in one figure and not yet in another, which a
-    // dashboard can live with.
-    const [[total], [tagged], tags, perDay] = await Promise.all([
-      db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_PLANTS),
-      db().$queryRawUnsafe<{ count: bigint }[]>(COUNT_TAGGED),
-      db().$queryRawUnsafe<{ tag: string; count: bigint }[]>(TOP_TAGS, top),
-      db().$queryRawUnsafe<{ day: string; count: bigint }[]>(PER_DAY, since),
-    ]);
+    await foldCountChangesNowAndThen();
+    const rows = await db().$queryRawUnsafe<FigureRow[]>(FIGURES, since, top);
+    const all = (kind: FigureRow['kind']) => Number(rows.find((row) => row.kind === kind)?.count ?? 0);
+    const each = (kind: FigureRow['kind']) => rows.filter((row) => row.kind === kind).map((row) => ({ key: row.key!, count: Number(row.count) }));
     return {
-      total: Number(total.count),
-      tagged: Number(tagged.count),
-      tags: tags.map((row) => ({ tag: row.tag, count: Number(row.count) })),
-      perDay: perDay.map((row) => ({ day: row.day, count: Number(row.count) })),
+      total: all('total'),
+      tagged: all('tagged'),
+      tags: each('tag').map(({ key, count }) => ({ tag: key, count })),
+      perDay: each('day').map(({ key, count }) => ({ day: key, count })),
     };
   },
   async maxId() {

@@ -322,7 +322,8 @@ describe('search', () => {
 // the plant rules' own recordedChange (lib/plants/service.ts) and read back through Prisma.
 describe('stats', () => {
   // What the figures must say, counted here from the plants themselves (Prisma's client, so not the
-  // statements under test): SQLite answers from counts its triggers keep, PostgreSQL counts.
+  // statements under test): both engines answer from counts their triggers keep (PostgreSQL's
+  // plus the changes not yet folded into them, test/postgresql/catalogue-storage.test.ts).
   async function counted(since: string) {
     const plants = await db().plant.findMany({ select: { tag: true, createdAt: true } });
     const tags = new Map<string, number>();

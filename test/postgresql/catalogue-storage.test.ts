@@ -1,0 +1,47 @@
+// What PostgreSQL keeps for the catalogue beyond the plants: the search index's settings and the
+// counts behind GET /stats (docs/decisions.md: "Search right after a bulk load", "How GET /stats
+// counts"; the figures in docs/performance.md).
+import { expect } from 'vitest';
+import { engine } from '../../lib/db/engine';
+import { advanceClock } from '../../lib/shared/clock';
+import { uniqueId } from '../support/api';
+import { processOnOwnDatabase, test } from '../support/fixtures';
+
+const database = processOnOwnDatabase();
+
+test('the search index merges its pending list at 256 kB, not the default 4 MB', async ({ ownDatabase }) => {
+  const [index] = (await ownDatabase.execute(
+    `SELECT c."reloptions" AS "options", am."amname" AS "method" FROM pg_class c JOIN pg_am am ON am."oid" = c."relam" WHERE c."relname" = 'Plant_nameFolded_trgm_idx'`,
+  )) as { options: string[] | null; method: string }[];
+  expect(index).toEqual({ options: ['gin_pending_list_limit=256'], method: 'gin' });
+});
+
+test('changes to the plants are appended, one row per statement, day and tag, and folded into the counts without changing a figure', async () => {
+  const stats = () => engine().plants.stats({ since: '2000-01-01', topTags: 10 });
+  const changes = async () => Number(((await database.execute('SELECT count(*) AS "n" FROM "PlantCountChange"')) as { n: bigint }[])[0].n);
+  const tag = `fold-${uniqueId()}`;
+  const ids = Array.from({ length: 3 }, () => uniqueId());
+
+  // A fold is due at most once a second per process: the clock moves on so the next read folds.
+  advanceClock(1_001);
+  await stats();
+  expect(await changes()).toBe(0);
+  // Three plants in one statement, of one day and tag: one row of change.
+  await database.execute(`INSERT INTO "Plant" ("id", "name", "tag", "nameFolded") VALUES ${ids.map((id) => `(${id}, 'Folded', '${tag}', 'folded')`).join(', ')}`);
+  await database.execute(`UPDATE "Plant" SET "name" = 'Renamed' WHERE "id" = ${ids[0]}`);
+  expect(await changes()).toBe(1);
+  const before = await stats();
+  expect(before.tags).toContainEqual({ tag, count: 3 });
+
+  advanceClock(1_001);
+  expect(await stats()).toEqual(before);
+  expect(await changes()).toBe(0);
+
+  // The tag's last plants gone: after the next fold its count is a zero, which no figure lists.
+  await database.execute(`DELETE FROM "Plant" WHERE "tag" = '${tag}'`);
+  advanceClock(1_001);
+  const after = await stats();
+  expect(after.total).toBe(before.total - 3);
+  expect(after.tags.map((entry) => entry.tag)).not.toContain(tag);
+  expect(await database.execute(`SELECT "count" FROM "PlantTagCount" WHERE "tag" = '${tag}'`)).toEqual([{ count: 0n }]);
+});
