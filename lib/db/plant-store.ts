@@ -27,6 +27,7 @@ export type PlantStatements<Transaction> = {
   list(query: PlantQuery): Promise<PlantRow[]>;
   count: PlantStore['count'];
   stats: PlantStore['stats'];
+  unfoldedCountChanges: PlantStore['unfoldedCountChanges'];
   maxId(): Promise<bigint | null>;
   /** The lowest free id from 1 up, or null when every positive id is taken. */
   lowestFreePositiveId(): Promise<bigint | null>;
@@ -92,6 +93,7 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
     list: (query) => answerBusy(statements.list(query)),
     count: (query) => answerBusy(statements.count(query)),
     stats: (options) => answerBusy(statements.stats(options)),
+    unfoldedCountChanges: () => answerBusy(statements.unfoldedCountChanges()),
     maxId: () => answerBusy(statements.maxId()),
     async lowestFreePositiveId() {
       const id = await answerBusy(statements.lowestFreePositiveId());

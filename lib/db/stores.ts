@@ -84,6 +84,8 @@ export type PlantStore = {
   count(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }): Promise<number>;
   /** The figures of the dashboard and `GET /stats`: `since` is a day, `YYYY-MM-DD` (UTC). */
   stats(options: { since: string; topTags: number }): Promise<PlantStatsRows>;
+  /** Changes to the plants that the counts behind stats() have not yet taken in (0 where the counts are kept in the statement). */
+  unfoldedCountChanges(): Promise<number>;
   /** The highest id in use, or null in an empty store. */
   maxId(): Promise<bigint | null>;
   /** The lowest id from 1 up that no plant has (the next free id once int64's top is taken). */

@@ -56,6 +56,11 @@ function createMetrics() {
       help: 'Webhook deliveries not yet delivered or given up (pending or being attempted), to enabled endpoints.',
       registers,
     }),
+    countChangesUnfolded: new Gauge({
+      name: 'plant_store_count_changes_unfolded',
+      help: "Changes to the plants not yet folded into the counts behind GET /stats (PostgreSQL; always 0 on SQLite).",
+      registers,
+    }),
     webhookOldestPending: new Gauge({
       name: 'plant_store_webhook_oldest_pending_seconds',
       help: 'Age of the oldest of those deliveries, in seconds (0 when there is none).',
@@ -145,6 +150,11 @@ export function setWebhookBacklog(backlog: { pending: number; oldestCreatedAt: D
   }
   metrics.webhookPending.set(backlog.pending);
   metrics.webhookOldestPending.set(backlog.oldestCreatedAt ? Math.max(0, (now.getTime() - backlog.oldestCreatedAt.getTime()) / 1000) : 0);
+}
+
+/** The changes not yet folded into the catalogue's counts, sampled at scrape time; null when they could not be read. */
+export function setCountChangesUnfolded(changes: number | null): void {
+  metrics.countChangesUnfolded.set(changes ?? Number.NaN);
 }
 
 /** The Content-Type of the exposition: Prometheus's text format, version 0.0.4. */

@@ -1,10 +1,11 @@
-// What GET /metrics answers: the process's metrics, with the webhook backlog read from the database
-// at that moment (every instance reads the same shared outbox on PostgreSQL, so each reports the
-// whole backlog; alert on max() across instances, not sum()). Off (METRICS=off), nothing at all.
+// What GET /metrics answers: the process's metrics, with the webhook backlog and the changes not yet
+// folded into the catalogue's counts read from the database at that moment (every instance reads the
+// same tables on PostgreSQL, so each reports the whole figure; alert on max() across instances, not
+// sum()). Off (METRICS=off), nothing at all.
 import 'server-only';
 import { engine } from '../db/engine';
 import { log } from '../log';
-import { exposition, recording, setWebhookBacklog } from './registry';
+import { exposition, recording, setCountChangesUnfolded, setWebhookBacklog } from './registry';
 
 export async function scrape(now = new Date()): Promise<string> {
   if (!recording) return '';
@@ -16,5 +17,12 @@ export async function scrape(now = new Date()): Promise<string> {
     log.warn('metrics: the webhook backlog could not be read', { error: error instanceof Error ? error.message : String(error) });
   }
   setWebhookBacklog(backlog, now);
+  let unfolded = null;
+  try {
+    unfolded = await engine().plants.unfoldedCountChanges();
+  } catch (error) {
+    log.warn('metrics: the unfolded count changes could not be read', { error: error instanceof Error ? error.message : String(error) });
+  }
+  setCountChangesUnfolded(unfolded);
   return exposition();
 }

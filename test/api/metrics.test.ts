@@ -15,6 +15,7 @@ const FAMILIES = [
   'http_server_request_duration_seconds histogram',
   'plant_store_webhook_deliveries_pending gauge',
   'plant_store_webhook_oldest_pending_seconds gauge',
+  'plant_store_count_changes_unfolded gauge',
   'plant_store_webhook_delivery_attempts_total counter',
   'plant_store_rate_limited_total counter',
   'plant_store_auth_failures_total counter',

@@ -30,6 +30,7 @@ test('changes to the plants are appended, one row per statement, day and tag, an
   await database.execute(`INSERT INTO "Plant" ("id", "name", "tag", "nameFolded") VALUES ${ids.map((id) => `(${id}, 'Folded', '${tag}', 'folded')`).join(', ')}`);
   await database.execute(`UPDATE "Plant" SET "name" = 'Renamed' WHERE "id" = ${ids[0]}`);
   expect(await changes()).toBe(1);
+  expect(await engine().plants.unfoldedCountChanges()).toBe(1);
   const before = await stats();
   expect(before.tags).toContainEqual({ tag, count: 3 });
 

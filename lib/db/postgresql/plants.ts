@@ -204,6 +204,10 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
       perDay: each('day').map(({ key, count }) => ({ day: key, count })),
     };
   },
+  async unfoldedCountChanges() {
+    const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>('SELECT count(*) AS "count" FROM "PlantCountChange"');
+    return Number(row.count);
+  },
   async maxId() {
     const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);
     return row?.id ?? null;
