@@ -7,10 +7,13 @@ import { defineConfig } from 'vitest/config';
 // unit tests need neither and run once.
 const onEachEngine = ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
 const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts', 'test/server/**/*.test.ts'], postgresql: ['test/postgresql/**/*.test.ts'] };
-// The files that time the server under a burst of their own (a health check or a refusal within a
-// second): each engine's `:timed` project. `npm test` runs them once nothing else is running, so
-// that what they time is the server, not the other suites (scripts/test.mjs).
-export const timedFiles = [
+// The files that need the machine to themselves: each engine's `:alone` project, which `npm test`
+// runs once nothing else is running (scripts/test.mjs). Most time the server under a burst of
+// their own (a health check or a refusal within a second), so that what they time is the server,
+// not the other suites; the differential test compares two servers' answers down to the order in
+// which their rate-limit counts land, which once came out differently beside the other suites.
+export const aloneFiles = [
+  'test/api/differential.test.ts',
   'test/api/abuse-bursts.test.ts',
   'test/api/access-ends.test.ts',
   'test/api/hostile-requests.test.ts',
@@ -41,12 +44,12 @@ export default defineConfig({
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...(['sqlite', 'postgresql'] as const).flatMap((engine) =>
-        [false, true].map((timed) => ({
+        [false, true].map((alone) => ({
           extends: true as const,
           test: {
-            name: timed ? `${engine}:timed` : engine,
-            include: timed ? timedFiles : [...onEachEngine, ...onlyOn[engine]],
-            exclude: timed ? (engine === 'sqlite' ? ['test/postgresql/**'] : []) : timedFiles,
+            name: alone ? `${engine}:alone` : engine,
+            include: alone ? aloneFiles : [...onEachEngine, ...onlyOn[engine]],
+            exclude: alone ? (engine === 'sqlite' ? ['test/postgresql/**'] : []) : aloneFiles,
             globalSetup: ['test/support/global-setup.ts'],
             setupFiles: ['test/support/env.ts'],
           },

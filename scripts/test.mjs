@@ -1,8 +1,9 @@
 // npm test: build the production server, then run every suite against it, in three stages. The
 // steps of a stage share nothing (each has its own databases, servers and ports), so they run side
 // by side; their output is held and printed, whole, as each ends. The last stage is the tests that
-// time the server (a health check within a second of a burst, Lighthouse's speed score): they run
-// one after another, with nothing else on the machine. A failed stage stops the run, with the exit
+// need the machine to themselves (those that time the server: a health check within a second of a
+// burst, Lighthouse's speed score; and the differential test, vitest.config.ts): they run one after
+// another, with nothing else on the machine. A failed stage stops the run, with the exit
 // code of its first failed step.
 import { spawn } from 'node:child_process';
 
@@ -22,11 +23,11 @@ const stages = [
     ['browser journeys in Chromium (playwright)', playwright('journeys')],
   ],
   [
-    ['the timed bursts, on SQLite then PostgreSQL (vitest)', vitest('sqlite:timed', 'postgresql:timed')],
+    ['the tests that need the machine to themselves, on SQLite then PostgreSQL (vitest)', vitest('sqlite:alone', 'postgresql:alone')],
     ['Lighthouse on every page (playwright)', playwright('lighthouse')],
   ],
 ];
-const [, , timed] = stages;
+const [, , alone] = stages;
 
 /** Runs one step, holding its output; answers its exit code. */
 function run(title, [command, ...args]) {
@@ -49,7 +50,7 @@ const started = Date.now();
 for (const stage of stages) {
   process.stdout.write(`\n== started: ${stage.map(([title]) => title).join('; ')}\n`);
   const codes = [];
-  if (stage === timed) for (const step of stage) codes.push(await run(...step));
+  if (stage === alone) for (const step of stage) codes.push(await run(...step));
   else codes.push(...(await Promise.all(stage.map((step) => run(...step)))));
   const failed = codes.find((code) => code !== 0);
   if (failed !== undefined) {
