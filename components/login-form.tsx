@@ -54,7 +54,9 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   }
 
   return (
-    <form onSubmit={submit} className="card narrow">
+    // POST, so a form sent before the page's script has run (a slow phone) never puts the password
+    // in the address: the page answers it with the form again, empty.
+    <form onSubmit={submit} method="post" className="card narrow">
       <h1>Sign in</h1>
       <div className="field">
         <label htmlFor="email">Email</label>

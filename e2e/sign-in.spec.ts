@@ -10,6 +10,20 @@ test('a signed-out visitor is sent to /login and comes back where they were goin
   await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
 });
 
+test('a sign-in sent before the page\'s script runs keeps the password out of the address', async ({ browser, baseURL }) => {
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false });
+  const page = await context.newPage();
+  const sent: string[] = [];
+  page.on('request', (request) => sent.push(`${request.method()} ${request.url()}`));
+  await page.goto('/login?callbackUrl=%2Faccount');
+  await signInThroughForm(page, 'nobody@example.com', 'a password for nobody');
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByLabel('Password')).toHaveValue('');
+  expect(sent.some((line) => line.startsWith('POST ') && line.includes('/login'))).toBe(true);
+  for (const line of sent) expect(line).not.toMatch(/password|nobody/i);
+  await context.close();
+});
+
 test('sign-in is refused with one message for a wrong password or an unknown email, then succeeds', async ({ page }) => {
   await page.goto('/login');
   const alert = alertOf(page);
