@@ -1,4 +1,4 @@
-import { alertOf, expect, signInThroughForm, test } from './support/fixtures';
+import { alertOf, expect, signInThroughForm, submitSignInForm, test } from './support/fixtures';
 import { STAFF_EMAIL } from './support/staff';
 
 test('a signed-out visitor is sent to /login and comes back where they were going', async ({ page }) => {
@@ -16,7 +16,7 @@ test('a sign-in sent before the page\'s script runs keeps the password out of th
   const sent: string[] = [];
   page.on('request', (request) => sent.push(`${request.method()} ${request.url()}`));
   await page.goto('/login?callbackUrl=%2Faccount');
-  await signInThroughForm(page, 'nobody@example.com', 'a password for nobody');
+  await submitSignInForm(page, 'nobody@example.com', 'a password for nobody');
   await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
   await expect(page.getByLabel('Password')).toHaveValue('');
   expect(sent.some((line) => line.startsWith('POST ') && line.includes('/login'))).toBe(true);

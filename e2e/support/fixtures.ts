@@ -3,7 +3,26 @@
 import { test as base, expect, type Page } from '@playwright/test';
 import { STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
+/**
+ * Waits until React has hydrated `selector`'s element (React keeps its props on the element then),
+ * so what a journey types and clicks reaches the page's script, however slowly it loaded. Before
+ * that a form is plain HTML: the sign-in form would post itself and come back empty.
+ */
+export async function untilHydrated(page: Page, selector: string) {
+  await page.waitForFunction((css) => {
+    const element = document.querySelector(css);
+    return element !== null && Object.keys(element).some((key) => key.startsWith('__reactProps$'));
+  }, selector);
+}
+
+/** Signs in through the page's form, once the page's script has taken it over. */
 export async function signInThroughForm(page: Page, email = STAFF_EMAIL, password = STAFF_PASSWORD) {
+  await untilHydrated(page, 'form:has(input[type="password"])');
+  await submitSignInForm(page, email, password);
+}
+
+/** Fills the sign-in form and sends it, whether or not a script runs on the page. */
+export async function submitSignInForm(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
