@@ -6,10 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectError, request } from '../support/api';
 import { createTestDatabase, type TestDatabase } from '../support/database';
-import { withClocksStopped } from '../support/clock';
 import { startServer, type RunningServer } from '../support/server';
 import { rawExchange, requestBytes } from '../support/raw-socket';
-import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, signInOn, userIn } from '../support/sign-in';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, signInOn, throttledBurst, userIn } from '../support/sign-in';
 
 const PASSWORD = 'a long limits passphrase';
 let database: TestDatabase;
@@ -41,26 +40,12 @@ describe('the throttle, under a burst of parallel attempts', () => {
     const csrf = await csrfOn(server);
     const attempt = (password: string) => postAuth(server, 'callback/credentials', { email, password }, { csrf });
 
-    // 24 wrong guesses at once; the moment the throttle refuses one (or, were it broken, once all
-    // 24 are answered), the correct password and 75 more guesses join those still being checked.
-    // The server's clock stands still meanwhile: on a slow machine the burst may outlast the 5 s
-    // wait after the fifth attempt, which would rightly let the correct password in.
-    const { correct, answers } = await withClocksStopped([server.clock], async () => {
-      const first = Array.from({ length: 24 }, (_, index) => attempt(`wrong guess ${index}`));
-      let settled = 0;
-      for (const answer of first) void answer.then(() => settled++);
-      await expect
-        .poll(() => logLines(['sign-in throttled'], email).length > 0 || settled === first.length, { interval: 5, timeout: 20_000 })
-        .toBe(true);
-      const correct = attempt(PASSWORD);
-      const rest = Array.from({ length: 75 }, (_, index) => attempt(`wrong guess ${24 + index}`));
-      return { correct, answers: await Promise.all([...first, correct, ...rest]) };
-    });
+    const { correct, answers } = await throttledBurst([server], email, PASSWORD, (_, password) => attempt(password));
 
     expect(answers).toHaveLength(100);
     expect(passwordChecks(email)).toBeLessThanOrEqual(5);
     expect(logLines(['sign-in succeeded'], email)).toEqual([]);
-    expect(refusalOf(await correct)).toMatch(/^TooManyAttempts:\d+$/);
+    expect(refusalOf(correct)).toMatch(/^TooManyAttempts:\d+$/);
     for (const answer of answers) expect(answer.status).toBe(401);
     const throttled = answers.filter((answer) => refusalOf(answer)?.startsWith('TooManyAttempts:'));
     expect(throttled.length).toBeGreaterThanOrEqual(95);

@@ -1,10 +1,10 @@
 // Two production servers sharing one PostgreSQL database behave as one service.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOn, expectError, request, uniqueId } from '../support/api';
-import { startOfWindow, withClocksStopped } from '../support/clock';
+import { startOfWindow } from '../support/clock';
 import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { startServer, type RunningServer } from '../support/server';
-import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, userIn } from '../support/sign-in';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, throttledBurst, userIn } from '../support/sign-in';
 
 const LIMIT = 50;
 let database: TestDatabase;
@@ -88,26 +88,11 @@ describe('two instances on one PostgreSQL database', () => {
     const attempt = (index: number, guess: string) => postAuth(servers[index % 2], 'callback/credentials', { email, password: guess }, { csrf: csrf[index % 2] });
     const output = () => servers.map((server) => server.output()).join('\n');
 
-    // As in sign-in-limits.test.ts: the correct password joins the burst once it is throttled,
-    // with both servers' clocks standing still.
-    const correct = await withClocksStopped(
-      servers.map((server) => server.clock),
-      async () => {
-        const first = Array.from({ length: 24 }, (_, index) => attempt(index, `wrong guess ${index}`));
-        let settled = 0;
-        for (const answer of first) void answer.then(() => settled++);
-        await expect
-          .poll(() => logLinesIn(output(), ['sign-in throttled'], email).length > 0 || settled === first.length, { interval: 5, timeout: 20_000 })
-          .toBe(true);
-        const correct = attempt(24, password);
-        const rest = Array.from({ length: 75 }, (_, index) => attempt(25 + index, `wrong guess ${25 + index}`));
-        await Promise.all([...first, correct, ...rest]);
-        return correct;
-      },
-    );
+    // The burst of sign-in-limits.test.ts, split over both servers, both clocks standing still.
+    const { correct } = await throttledBurst(servers, email, password, attempt);
 
     expect(passwordChecksIn(output(), email)).toBeLessThanOrEqual(5);
-    expect(refusalOf(await correct)).toMatch(/^TooManyAttempts:\d+$/);
+    expect(refusalOf(correct)).toMatch(/^TooManyAttempts:\d+$/);
     for (const server of servers) expect(logLinesIn(server.output(), ['sign-in throttled'], email).length).toBeGreaterThan(0);
   });
 });

@@ -1,6 +1,9 @@
 // Signing in as a browser does, over next-auth's endpoints. (The raw HTTP that fetch would not send
 // or would tidy up goes through test/support/raw-socket.ts.)
+import { expect } from 'vitest';
+import { withClocksStopped } from './clock';
 import { usingDatabase } from './database';
+import type { RunningServer } from './server';
 
 type Server = { url: string };
 
@@ -70,3 +73,34 @@ export const passwordChecksIn = (output: string, email: string) => logLinesIn(ou
 
 /** The reason next-auth gives for a refused sign-in (its `error` parameter), or null. */
 export const refusalOf = (answer: AuthAnswer) => (answer.url ? new URL(answer.url, 'http://x').searchParams.get('error') : null);
+
+/**
+ * A burst of 100 sign-in attempts at one account, against the throttle: 24 wrong guesses at once;
+ * the moment the throttle refuses one (or, were it broken, once all 24 are answered), the correct
+ * password and 75 more guesses join those still being checked. The servers' clocks stand still
+ * meanwhile: on a slow machine the burst may outlast the 5 s wait after the fifth attempt, which
+ * would rightly let the correct password in. `attempt(n, password)` sends the nth attempt.
+ */
+export async function throttledBurst(
+  servers: RunningServer[],
+  email: string,
+  password: string,
+  attempt: (index: number, password: string) => Promise<AuthAnswer>,
+): Promise<{ correct: AuthAnswer; answers: AuthAnswer[] }> {
+  return withClocksStopped(
+    servers.map((server) => server.clock),
+    async () => {
+      const first = Array.from({ length: 24 }, (_, index) => attempt(index, `wrong guess ${index}`));
+      let settled = 0;
+      for (const answer of first) void answer.then(() => settled++);
+      const output = () => servers.map((server) => server.output()).join('\n');
+      await expect
+        .poll(() => logLinesIn(output(), ['sign-in throttled'], email).length > 0 || settled === first.length, { interval: 5, timeout: 20_000 })
+        .toBe(true);
+      const correct = attempt(24, password);
+      const rest = Array.from({ length: 75 }, (_, index) => attempt(25 + index, `wrong guess ${25 + index}`));
+      const answers = await Promise.all([...first, correct, ...rest]);
+      return { correct: await correct, answers };
+    },
+  );
+}
