@@ -7,6 +7,9 @@
 //            frequent as the others, at 8 connections (--connections): p50 and p99, of the mix and of each search
 //   export   GET /plants/export of all 100,000: time, and the server's RSS before and at its peak
 //   count    GET /plants?count=true (X-Total-Count) over the filters of the search mix, at 8 connections: p50 and p99
+//            (the server keeps counts while the plants stay as they were, so these are mostly kept
+//            ones); and each filter's first count after a change, when it is counted afresh, at
+//            one connection: p50 and p99
 //   stats    GET /stats (the dashboard's figures, 30 and 90 days), at 8 connections: p50 and p99
 //
 // Needs a build (npm run build) and, for PostgreSQL, TEST_DATABASE_URL's server (default
@@ -144,6 +147,36 @@ async function readLoad(server: RunningServer, token: string, label: string, tar
 const COUNT_TARGETS = ['/plants?count=true&limit=1', ...SEARCHES.map((search) => `/plants?${search.query}&count=true&limit=1`)];
 const STATS_TARGETS = ['/stats?days=30', '/stats?days=90'];
 
+/**
+ * Each count target's first count after a change (a plant created, so no count kept from before
+ * holds), one request at a time, `rounds` times: what a caller waits for a count made afresh.
+ */
+async function countsAfterChanges(server: RunningServer, token: string, rounds: number): Promise<SearchFigures & { failed: number; slowest: SearchFigures }> {
+  const took: number[] = [];
+  const each = new Map(COUNT_TARGETS.map((target) => [target, [] as number[]]));
+  let failed = 0;
+  for (let round = 0; round < rounds; round++) {
+    const created = await fetch(`${server.url}/plants`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: `{"id":${2n ** 62n + BigInt(round)},"name":"Changed ${round}"}`,
+    });
+    await created.text();
+    if (!created.ok) failed++;
+    for (const target of COUNT_TARGETS) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}${target}`, { headers: { authorization: `Bearer ${token}` } });
+      await response.text();
+      took.push(performance.now() - started);
+      each.get(target)!.push(performance.now() - started);
+      if (!response.ok) failed++;
+    }
+  }
+  // The filter whose fresh count takes longest (by its median).
+  const [slowest] = [...each].map(([target, times]) => figuresOf(target, times, 0)).sort((a, b) => b.p50 - a.p50);
+  return { ...figuresOf('count after a change', took, 0), failed, slowest };
+}
+
 async function exportAll(server: RunningServer, token: string) {
   const pid = server.child.pid!;
   const before = rssMb(pid);
@@ -189,13 +222,19 @@ async function run(engine: DatabaseEngine) {
     say(`${engine}: counts and stats at ${SEARCH_CONNECTIONS} connections, ${DURATION_S} s each after a 2 s warm-up`);
     await readLoad(server, token, 'count', COUNT_TARGETS, 2);
     const count = await readLoad(server, token, 'count', COUNT_TARGETS, DURATION_S);
+    // The same pages without their counts: what the count adds is the difference.
+    const uncounted = await readLoad(server, token, 'uncounted', COUNT_TARGETS.map((target) => target.replace('count=true&', '')), DURATION_S);
     await readLoad(server, token, 'stats', STATS_TARGETS, 2);
     const stats = await readLoad(server, token, 'stats', STATS_TARGETS, DURATION_S);
-    say(`${engine}: count p50 ${count.p50.toFixed(1)} ms, p99 ${count.p99.toFixed(1)} ms; stats p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms`);
+    say(`${engine}: count p50 ${count.p50.toFixed(1)} ms, p99 ${count.p99.toFixed(1)} ms (the same pages uncounted ${uncounted.p50.toFixed(1)} / ${uncounted.p99.toFixed(1)} ms); stats p50 ${stats.p50.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms`);
 
     say(`${engine}: exporting every plant`);
     const exported = await exportAll(server, token);
-    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients }, search, count, stats, exported };
+
+    say(`${engine}: each count's first after a change, one at a time`);
+    const countAfterChange = await countsAfterChanges(server, token, 10);
+    say(`${engine}: count after a change p50 ${countAfterChange.p50.toFixed(1)} ms, p99 ${countAfterChange.p99.toFixed(1)} ms`);
+    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients }, search, count, uncounted, countAfterChange, stats, exported };
   } finally {
     await server?.stop();
     await database.remove();
@@ -218,7 +257,8 @@ for (const result of results) {
   );
 }
 for (const result of results) {
-  lines.push(`${result.engine}: count (X-Total-Count) p50 / p99 ${result.count.p50.toFixed(1)} / ${result.count.p99.toFixed(1)} ms; GET /stats p50 / p99 ${result.stats.p50.toFixed(1)} / ${result.stats.p99.toFixed(1)} ms (${SEARCH_CONNECTIONS} conn.)`);
+  lines.push(`${result.engine}: count (X-Total-Count) p50 / p99 ${result.count.p50.toFixed(1)} / ${result.count.p99.toFixed(1)} ms (the same pages uncounted ${result.uncounted.p50.toFixed(1)} / ${result.uncounted.p99.toFixed(1)} ms); GET /stats p50 / p99 ${result.stats.p50.toFixed(1)} / ${result.stats.p99.toFixed(1)} ms (${SEARCH_CONNECTIONS} conn.)`);
+  lines.push(`${result.engine}: count after a change, one at a time, p50 / p99 ${result.countAfterChange.p50.toFixed(1)} / ${result.countAfterChange.p99.toFixed(1)} ms (${result.countAfterChange.requests} counts; slowest ${result.countAfterChange.slowest.label}: p50 ${result.countAfterChange.slowest.p50.toFixed(1)} ms)`);
 }
 for (const result of results) {
   lines.push('', `${result.engine}: each search within the mix (ms, p50 / p99; requests; plants on the page)`);
@@ -228,4 +268,4 @@ for (const result of results) {
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
-if (results.some((result) => result.search.failed || result.count.failed || result.stats.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;
+if (results.some((result) => result.search.failed || result.count.failed || result.countAfterChange.failed || result.stats.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;

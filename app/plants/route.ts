@@ -5,7 +5,7 @@ import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
 import { parseWith } from '@/lib/shared/validation';
 import { plantEtag } from '@/lib/plants/etag';
-import { countPlants, createPlant, listPlants } from '@/lib/plants/service';
+import { createPlant, listAndCountPlants, listPlants } from '@/lib/plants/service';
 import { LIST_LIMIT_DEFAULT, ListPlantsQuery } from '@/lib/schemas/list';
 import { NewPlant } from '@/lib/schemas/plant';
 
@@ -18,13 +18,13 @@ export const POST = withAuth('plants:write', async (request, context) => {
 export const GET = withAuth('plants:read', async (request) => {
   const url = new URL(request.url);
   const query = parseWith(ListPlantsQuery, Object.fromEntries(url.searchParams), 'invalid_parameter');
-  const filter = { q: query.q, tag: query.tag };
-  const [page, total] = await Promise.all([
-    listPlants({ ...filter, limit: query.limit ?? LIST_LIMIT_DEFAULT, cursor: query.cursor, sort: query.sort }),
-    query.count === 'true' ? countPlants(filter) : undefined,
-  ]);
-  const headers = nextPageHeaders(url, page.nextCursor);
-  return json(page.plants, { headers: total === undefined ? headers : { ...headers, 'X-Total-Count': String(total) } });
+  const options = { q: query.q, tag: query.tag, limit: query.limit ?? LIST_LIMIT_DEFAULT, cursor: query.cursor, sort: query.sort };
+  if (query.count !== 'true') {
+    const page = await listPlants(options);
+    return json(page.plants, { headers: nextPageHeaders(url, page.nextCursor) });
+  }
+  const page = await listAndCountPlants(options);
+  return json(page.plants, { headers: { ...nextPageHeaders(url, page.nextCursor), 'X-Total-Count': String(page.total) } });
 });
 
 export const PUT = methodNotAllowed(['GET', 'HEAD', 'POST']);

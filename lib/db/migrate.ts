@@ -199,7 +199,7 @@ const NO_FILTER = { externalTables: [], externalEnums: [] };
 const HAND_WRITTEN_TABLES: Record<DatabaseEngine, string[]> = {
   // (PlantSearch_docsize only before *_search_without_column_sizes.)
   sqlite: ['PlantSearch', 'PlantSearch_config', 'PlantSearch_data', 'PlantSearch_docsize', 'PlantSearch_idx', 'PlantDayCount', 'PlantTagCount'],
-  postgresql: ['public.PlantDayCount', 'public.PlantTagCount', 'public.PlantCountChange'],
+  postgresql: ['public.PlantDayCount', 'public.PlantTagCount', 'public.PlantCountChange', 'public.PlantCountStamp'],
 };
 
 // WAL lets readers run beside the writer, and it is a property of the file, so it is set once here.

@@ -26,6 +26,7 @@ export type PlantStatements<Transaction> = {
   findById(id: bigint): Promise<PlantRow | null>;
   list(query: PlantQuery): Promise<PlantRow[]>;
   count: PlantStore['count'];
+  countStamp: PlantStore['countStamp'];
   stats: PlantStore['stats'];
   unfoldedCountChanges: PlantStore['unfoldedCountChanges'];
   maxId(): Promise<bigint | null>;
@@ -92,6 +93,7 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
     findById: (id) => answerBusy(statements.findById(id)),
     list: (query) => answerBusy(statements.list(query)),
     count: (query) => answerBusy(statements.count(query)),
+    countStamp: () => answerBusy(statements.countStamp()),
     stats: (options) => answerBusy(statements.stats(options)),
     unfoldedCountChanges: () => answerBusy(statements.unfoldedCountChanges()),
     maxId: () => answerBusy(statements.maxId()),

@@ -82,6 +82,12 @@ export type PlantStore = {
   list(query: PlantQuery): Promise<PlantRow[]>;
   /** How many plants the filter matches; with `order` and `after`, only those past `after` in that order. */
   count(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }): Promise<number>;
+  /**
+   * A mark of the plants as they stand: it changes whenever a change to them becomes visible (made
+   * by this process, another instance or the CLI), so a count read after the same mark is still
+   * the count (lib/plants/counts.ts keeps counts by it). It may also change when nothing did.
+   */
+  countStamp(): Promise<string>;
   /** The figures of the dashboard and `GET /stats`: `since` is a day, `YYYY-MM-DD` (UTC). */
   stats(options: { since: string; topTags: number }): Promise<PlantStatsRows>;
   /** Changes to the plants that the counts behind stats() have not yet taken in (0 where the counts are kept in the statement). */

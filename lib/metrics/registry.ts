@@ -36,6 +36,9 @@ export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 export const BACKUP_OUTCOMES = ['success', 'failure'] as const;
 export type BackupOutcome = (typeof BACKUP_OUTCOMES)[number];
 
+/** Whether a count of what a filter matches was kept from before (lib/plants/counts.ts). */
+export const COUNT_LOOKUP_RESULTS = ['hit', 'miss'] as const;
+
 function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
@@ -59,6 +62,12 @@ function createMetrics() {
     countChangesUnfolded: new Gauge({
       name: 'plant_store_count_changes_unfolded',
       help: "Changes to the plants not yet folded into the counts behind GET /stats (PostgreSQL; always 0 on SQLite).",
+      registers,
+    }),
+    countLookups: new Counter({
+      name: 'plant_store_count_lookups_total',
+      help: 'Counts of what a filter matches (X-Total-Count, the catalogue pages), by whether a count kept from before served (hit) or the plants were counted (miss).',
+      labelNames: ['result'],
       registers,
     }),
     webhookOldestPending: new Gauge({
@@ -95,6 +104,7 @@ function createMetrics() {
   for (const outcome of DELIVERY_OUTCOMES) metrics.deliveryAttempts.inc({ outcome }, 0);
   for (const kind of AUTH_FAILURE_KINDS) metrics.authFailures.inc({ kind }, 0);
   for (const outcome of BACKUP_OUTCOMES) metrics.backups.inc({ outcome }, 0);
+  for (const result of COUNT_LOOKUP_RESULTS) metrics.countLookups.inc({ result }, 0);
   return metrics;
 }
 
@@ -131,6 +141,10 @@ export function countDatabaseBusy(): void {
 
 export function countDeliveryAttempt(outcome: DeliveryOutcome): void {
   if (metrics.enabled) metrics.deliveryAttempts.inc({ outcome });
+}
+
+export function countCacheLookup(result: (typeof COUNT_LOOKUP_RESULTS)[number]): void {
+  if (metrics.enabled) metrics.countLookups.inc({ result });
 }
 
 /** A backup finished at `at`, well or not: counted, and a success moves the last-backup time. */

@@ -9,12 +9,13 @@ import { matchesStrongly, type EntityTagCondition } from '../shared/entity-tags'
 import { ApiError } from '../errors';
 import { INT64_MAX, type NewPlant, type Plant, type PlantPatch } from '../schemas/plant';
 import { decodeCursorPosition, encodeCursor, type PlantSort } from '../shared/cursor';
+import { countMatching } from './counts';
 import { plantEtag } from './etag';
 import { foldForSearch } from '../shared/fold';
 import { plantEvent } from '../webhooks/outbox';
 import { deliverSoon } from '../webhooks/wake';
 import { currentTraceparent } from '../tracing/spans';
-import { NEWEST_FIRST, type ChangeRecords, type InsertOutcome, type PlantChange, type PlantOrder, type PlantQuery, type PlantRow, type RecordChanges } from '../db/stores';
+import { NEWEST_FIRST, type ChangeRecords, type InsertOutcome, type PlantChange, type PlantOrder, type PlantPosition, type PlantQuery, type PlantRow, type RecordChanges } from '../db/stores';
 
 export function toPlant(row: Pick<PlantRow, 'id' | 'name' | 'tag'>): Plant {
   return row.tag === null ? { id: row.id, name: row.name } : { id: row.id, name: row.name, tag: row.tag };
@@ -158,18 +159,31 @@ function cursorAfter(row: PlantRow, sort: PlantSort): string {
 const positionOf = (row: PlantRow) => ({ seq: row.seq, id: row.id, folded: foldForSearch(row.name) });
 
 /** Plants in `sort` (newest first by default); `nextCursor` continues where the page ends (null on the last page). */
-export async function listPlants(options: PlantFilter & { limit: number; cursor?: string; sort?: PlantSort }): Promise<PlantPage> {
+export async function listPlants(options: ListOptions): Promise<PlantPage> {
   const sort = options.sort ?? '-created';
-  const after = options.cursor === undefined ? undefined : decodeCursorPosition(options.cursor, sort);
+  return pageOf(options, sort, positionOfCursor(options.cursor, sort));
+}
+
+type ListOptions = PlantFilter & { limit: number; cursor?: string; sort?: PlantSort };
+
+const positionOfCursor = (cursor: string | undefined, sort: PlantSort) => (cursor === undefined ? undefined : decodeCursorPosition(cursor, sort));
+
+async function pageOf(options: ListOptions, sort: PlantSort, after: PlantPosition | undefined): Promise<PlantPage> {
   const rows = await engine().plants.list({ ...storeFilter(options), order: plantOrder(sort), after, take: options.limit + 1 });
   const page = rows.slice(0, options.limit);
   const nextCursor = rows.length > options.limit ? cursorAfter(page[page.length - 1], sort) : null;
   return { plants: page.map(toPlant), nextCursor };
 }
 
-/** How many plants the filter matches (all pages). */
-export function countPlants(filter: PlantFilter): Promise<number> {
-  return engine().plants.count(storeFilter(filter));
+/** As listPlants, with how many plants the filter matches on all pages (`X-Total-Count`). */
+export async function listAndCountPlants(options: ListOptions): Promise<PlantPage & { total: number }> {
+  const sort = options.sort ?? '-created';
+  // A cursor that is not one is refused before anything is read, as listPlants does.
+  const after = positionOfCursor(options.cursor, sort);
+  const total = await countMatching(storeFilter(options));
+  // Nothing matches (often a count kept from before): the page is empty, and is not read.
+  if (total === 0) return { plants: [], nextCursor: null, total };
+  return { ...(await pageOf(options, sort, after)), total };
 }
 
 export type BrowsePage = {
@@ -193,8 +207,8 @@ export async function browsePlants(options: PlantFilter & { limit: number; curso
   const where = storeFilter(options);
   const counted = async (page: Omit<BrowsePage, 'total' | 'before'>): Promise<BrowsePage> => {
     const [total, before] = await Promise.all([
-      engine().plants.count(where),
-      page.rows.length ? engine().plants.count({ ...where, order: reversed(order), after: positionOf(page.rows[0]) }) : Promise.resolve(0),
+      countMatching(where),
+      page.rows.length ? countMatching({ ...where, order: reversed(order), after: positionOf(page.rows[0]) }) : Promise.resolve(0),
     ]);
     return { ...page, total, before };
   };

@@ -16,6 +16,7 @@ const FAMILIES = [
   'plant_store_webhook_deliveries_pending gauge',
   'plant_store_webhook_oldest_pending_seconds gauge',
   'plant_store_count_changes_unfolded gauge',
+  'plant_store_count_lookups_total counter',
   'plant_store_webhook_delivery_attempts_total counter',
   'plant_store_rate_limited_total counter',
   'plant_store_auth_failures_total counter',
@@ -120,6 +121,27 @@ describe('GET /metrics on the shared server (the direct path)', () => {
     expect(unrouted(after) - unrouted(before)).toBe(1);
     expect(after).not.toContain(unknown);
     expect(requests(after, 'GET', '/login', login.status) - requests(before, 'GET', '/login', login.status)).toBe(1);
+  });
+
+  it('counts each count of what a filter matches as kept from before (hit) or counted (miss)', async () => {
+    const plantsToken = (await createApiToken({ name: 'counter' }, OPERATOR_COMMAND)).token;
+    const tag = `lookups-${uniqueId()}`;
+    const lookups = async () => {
+      const text = await scrape();
+      return { hit: valueOf(text, 'plant_store_count_lookups_total', { result: 'hit' }), miss: valueOf(text, 'plant_store_count_lookups_total', { result: 'miss' }) };
+    };
+    const count = async () => {
+      const answer = await request(sharedServer(), `/plants?tag=${tag}&count=true`, { token: plantsToken });
+      expect(answer.status, answer.text).toBe(200);
+      return answer.headers.get('x-total-count');
+    };
+    const before = await lookups();
+    expect(await count()).toBe('0');
+    expect(await count()).toBe('0');
+    expect(await lookups()).toEqual({ hit: before.hit + 1, miss: before.miss + 1 });
+    expect((await request(sharedServer(), '/plants', { method: 'POST', token: plantsToken, body: `{"id": ${uniqueId()}, "name": "Looked up", "tag": "${tag}"}` })).status).toBe(200);
+    expect(await count()).toBe('1');
+    expect(await lookups()).toEqual({ hit: before.hit + 1, miss: before.miss + 2 });
   });
 
   it('counts a refused credential by kind', async () => {

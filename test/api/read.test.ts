@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { db } from '../../lib/db/client';
 import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 
 let token: string;
@@ -128,6 +129,37 @@ describe('GET /plants?sort= and count=', () => {
     expect((await list('q=ALOE&count=true')).headers.get('x-total-count')).toBe('2');
     expect((await request(sharedServer(), `/plants?tag=none-${marker}&count=true`, { token })).headers.get('x-total-count')).toBe('0');
     expectError(await request(sharedServer(), '/plants?count=yes', { token }), 400, 40003, 'count: must be true or false');
+  });
+
+  it('keeps X-Total-Count true through every change, whoever makes it: the server keeps counts only while the plants stay as they were', async () => {
+    const tag = `kept-${marker}`;
+    const counted = async (query: string) => {
+      const response = await request(sharedServer(), `/plants?tag=${tag}&count=true&${query}`, { token });
+      expect(response.status, response.text).toBe(200);
+      return [Number(response.headers.get('x-total-count')), idsOf(response.text).length];
+    };
+    // Each count asked twice: the second may be the kept one.
+    const twice = async (query: string) => {
+      const first = await counted(query);
+      expect(await counted(query)).toEqual(first);
+      return first;
+    };
+    expect(await twice('q=kept')).toEqual([0, 0]);
+    const id = uniqueId();
+    const made = await request(sharedServer(), '/plants', { method: 'POST', token, body: `{"id": ${id}, "name": "Kept one", "tag": "${tag}"}` });
+    expect(made.status).toBe(200);
+    expect(await twice('q=kept')).toEqual([1, 1]);
+    // Renamed so the search no longer matches: a change that moves no count by day or tag.
+    const renamed = await request(sharedServer(), `/plants/${id}`, { method: 'PATCH', token, body: '{"name": "Moved on"}', headers: { 'content-type': 'application/merge-patch+json' } });
+    expect(renamed.status, renamed.text).toBe(200);
+    expect(await twice('q=kept')).toEqual([0, 0]);
+    expect(await twice('q=moved')).toEqual([1, 1]);
+    // Changed by another connection (as by the CLI, or another instance on PostgreSQL).
+    await db().plant.update({ where: { id }, data: { name: 'Kept again', nameFolded: 'kept again' } });
+    expect(await twice('q=kept')).toEqual([1, 1]);
+    expect(await twice('q=moved')).toEqual([0, 0]);
+    await db().plant.delete({ where: { id } });
+    expect(await twice('q=kept')).toEqual([0, 0]);
   });
 });
 

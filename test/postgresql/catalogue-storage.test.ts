@@ -16,7 +16,7 @@ test('the search index merges its pending list at 256 kB, not the default 4 MB',
   expect(index).toEqual({ options: ['gin_pending_list_limit=256'], method: 'gin' });
 });
 
-test('changes to the plants are appended, one row per statement, day and tag, and folded into the counts without changing a figure', async () => {
+test('changes to the plants are appended, one row per statement, day and tag, and folded into the counts without changing a figure or the count stamp', async () => {
   const stats = () => engine().plants.stats({ since: '2000-01-01', topTags: 10 });
   const changes = async () => Number(((await database.execute('SELECT count(*) AS "n" FROM "PlantCountChange"')) as { n: bigint }[])[0].n);
   const tag = `fold-${uniqueId()}`;
@@ -26,17 +26,21 @@ test('changes to the plants are appended, one row per statement, day and tag, an
   advanceClock(1_001);
   await stats();
   expect(await changes()).toBe(0);
-  // Three plants in one statement, of one day and tag: one row of change.
+  // Three plants in one statement, of one day and tag: one row of change. A rename: a row that
+  // changes no count, so the count stamp moves.
   await database.execute(`INSERT INTO "Plant" ("id", "name", "tag", "nameFolded") VALUES ${ids.map((id) => `(${id}, 'Folded', '${tag}', 'folded')`).join(', ')}`);
   await database.execute(`UPDATE "Plant" SET "name" = 'Renamed' WHERE "id" = ${ids[0]}`);
-  expect(await changes()).toBe(1);
-  expect(await engine().plants.unfoldedCountChanges()).toBe(1);
+  expect(await changes()).toBe(2);
+  expect(await engine().plants.unfoldedCountChanges()).toBe(2);
   const before = await stats();
   expect(before.tags).toContainEqual({ tag, count: 3 });
+  const stamp = await engine().plants.countStamp();
 
+  // Folding changes no figure, and no stamp: the plants are as they were.
   advanceClock(1_001);
   expect(await stats()).toEqual(before);
   expect(await changes()).toBe(0);
+  expect(await engine().plants.countStamp()).toBe(stamp);
 
   // The tag's last plants gone: after the next fold its count is a zero, which no figure lists.
   await database.execute(`DELETE FROM "Plant" WHERE "tag" = '${tag}'`);

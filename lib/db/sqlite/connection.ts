@@ -19,12 +19,14 @@ const SQLITE_BUSY = /^SQLITE_(BUSY|LOCKED)/;
 
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 type Connection = {
+  /** Which connection of this process's life this is (the first is 1). */
+  serial: number;
   database: Database.Database;
   statements: Map<string, Database.Statement>;
   /** Runs each work in a savepoint of one transaction; what each returned or threw. */
   runGroup: Database.Transaction<(works: (() => unknown)[]) => Outcome[]>;
 };
-const shared = processWide('sqlite-connection', () => ({ current: undefined as Connection | undefined }));
+const shared = processWide('sqlite-connection', () => ({ current: undefined as Connection | undefined, opened: 0 }));
 
 function connection(): Connection {
   if (!shared.current?.database.open) {
@@ -45,7 +47,7 @@ function connection(): Connection {
         }
       }),
     );
-    shared.current = { database, statements: new Map(), runGroup };
+    shared.current = { serial: ++shared.opened, database, statements: new Map(), runGroup };
   }
   return shared.current;
 }
@@ -61,6 +63,16 @@ export function prepared<Parameters extends unknown[], Row = unknown>(sql: strin
 /** The connection itself, for the whole-database work of lib/db/sqlite/maintenance.ts (a backup's source). */
 export function sqliteDatabase(): Database.Database {
   return connection().database;
+}
+
+/**
+ * Changes whenever another connection (this process's Prisma client, another process) has committed
+ * to the file since the last call: SQLite's data_version, with which connection read it (a new
+ * connection's numbering starts afresh). This connection's own commits do not change it.
+ */
+export function othersCommitMark(): string {
+  const { serial } = connection();
+  return `${serial}.${prepared<[], { data_version: bigint }>('PRAGMA data_version').get()!.data_version}`;
 }
 
 export function closeSqliteConnection(): void {

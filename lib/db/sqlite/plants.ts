@@ -14,7 +14,8 @@ import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
-import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
+import { processWide } from '../../process-wide';
+import { fromSqliteTime, inTransaction, othersCommitMark, prepared, toSqliteTime, whenNotBusy } from './connection';
 
 type StoredRow = { seq: bigint; id: bigint; name: string; tag: string | null; createdAt: string };
 
@@ -31,6 +32,12 @@ const TOTAL = 'SELECT coalesce(sum("count"), 0) AS "count" FROM "PlantDayCount"'
 const TAGGED = 'SELECT coalesce(sum("count"), 0) AS "count" FROM "PlantTagCount"';
 const TOP_TAGS = 'SELECT "tag", "count" FROM "PlantTagCount" ORDER BY "count" DESC, "tag" LIMIT ?';
 const PER_DAY = 'SELECT "day", "count" FROM "PlantDayCount" WHERE "day" >= ?';
+
+// The changes to plants this process has written, for countStamp(): SQLite's data_version tells of
+// every other connection's commits, never of this connection's own. Counted as each is written, in
+// the group commit's synchronous slice, so no read runs between the change and its count (one that
+// is then undone only makes the stamp move for nothing).
+const written = processWide('sqlite-plant-changes-written', () => ({ changes: 0 }));
 
 function toRow(row: StoredRow): PlantRow {
   return { seq: Number(row.seq), id: row.id, name: row.name, tag: row.tag, createdAt: fromSqliteTime(row.createdAt) };
@@ -98,15 +105,18 @@ export const sqlitePlants = plantStoreOf<void>({
       const inserted = prepared<[bigint, string, string | null, string, string], StoredRow>(INSERT).get(id, name, tag, foldForSearch(name), now);
       if (!inserted) return { inserted: false, row: findById(id)! };
       const row = toRow(inserted);
+      written.changes++;
       changed.push({ kind: 'created', plant: row });
       return { inserted: true, row };
     });
   },
   lockById: (_tx, id) => findById(id),
   update(_tx, seq, { name, tag }) {
+    written.changes++;
     return toRow(prepared<[string, string | null, string, number], StoredRow>(UPDATE).get(name, tag, foldForSearch(name), seq)!);
   },
   delete(_tx, seq) {
+    written.changes++;
     prepared<[number]>(DELETE).run(seq);
   },
   findById: (id) => whenNotBusy(() => findById(id)),
@@ -120,6 +130,7 @@ export const sqlitePlants = plantStoreOf<void>({
     const row = await whenNotBusy(() => prepared<Value[], { count: bigint }>(`SELECT count(*) AS "count" FROM ${from}${where}`).get(...parameters));
     return Number(row!.count);
   },
+  countStamp: () => whenNotBusy(() => `${othersCommitMark()}.${written.changes}`),
   // The triggers update the counts in the statement of every change: nothing waits to be folded.
   async unfoldedCountChanges() {
     return 0;

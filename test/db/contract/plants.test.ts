@@ -233,6 +233,42 @@ describe('list', () => {
   });
 });
 
+// The stamp by which counts are kept (lib/plants/counts.ts): it must move with every change that
+// becomes visible, whoever made it, or a count kept from before would be given after the change.
+describe('countStamp', () => {
+  it('stays while nothing changes, and moves with every change: a create, a rename, a tag, a delete, and what another connection commits', async () => {
+    const stamps: string[] = [await store().countStamp()];
+    const moved = async (what: string) => {
+      const stamp = await store().countStamp();
+      expect(stamps, what).not.toContain(stamp);
+      stamps.push(stamp);
+    };
+    const tag = `stamp-${uniqueId()}`;
+    const row = await insertOne(plant('Stamped', tag));
+    await moved('a create');
+    // Reads change nothing.
+    await store().list({ order: NEWEST_FIRST, take: 5 });
+    await store().count({ tag });
+    await store().stats({ since: '2000-01-01', topTags: 5 });
+    expect(await store().countStamp()).toBe(stamps.at(-1));
+    // A rename moves no count of a day or a tag, but it changes what a search matches.
+    await store().update(row.id, () => ({ name: 'Restamped', tag }), unrecorded);
+    await moved('a rename');
+    await store().update(row.id, () => ({ name: 'Restamped', tag: null }), unrecorded);
+    await moved('a tag removed');
+    await store().delete(row.id, () => {}, unrecorded);
+    await moved('a delete');
+    // Another connection: Prisma's client, and the test's own (as the CLI or another instance would).
+    const byPrisma = await db().plant.create({ data: { id: uniqueId(), name: 'Written by Prisma', tag: null } });
+    await moved('a create by Prisma');
+    await database.execute(`UPDATE "Plant" SET "name" = 'Renamed elsewhere', "nameFolded" = 'renamed elsewhere' WHERE "id" = ${byPrisma.id}`);
+    await moved('a rename by another connection');
+    await database.execute(`DELETE FROM "Plant" WHERE "id" = ${byPrisma.id}`);
+    await moved('a delete by another connection');
+    expect(await store().countStamp()).toBe(stamps.at(-1));
+  });
+});
+
 // Searches: the same answers on both engines, whichever index serves them (moved here from the API
 // tests, which keep what the HTTP layer adds: trimming, refusals and Link). Every name and tag here
 // carries this run's marker, so the file's other plants never match. Digits only, so no letter a
