@@ -55,7 +55,15 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
         const changed: PlantChange[] = [];
         return then(work(tx, changed), (result) => {
           if (changed.length === 0) return result;
-          return then(changeRecords.eventsWanted(tx), (events) => then(changeRecords.write(tx, record(changed, { events })), () => result));
+          return then(changeRecords.eventsWanted(tx), (events) => {
+            const records = record(changed, { events });
+            return then(changeRecords.write(tx, records), (kept) => {
+              // Events the engine did not keep (no endpoint enabled, as its statement found) are
+              // taken out of the records, so that nobody wakes the dispatcher for them.
+              if (kept === 0) records.events.length = 0;
+              return result;
+            });
+          });
         });
       }, weight),
     );

@@ -151,8 +151,11 @@ export type ChangeRecordStore<Transaction> = {
    * engine that checks in the statement that writes them answers true.
    */
   eventsWanted(tx: Transaction): MaybePromise<boolean>;
-  /** Writes the records; a plant's event only while some endpoint is enabled to hear of it. */
-  write(tx: Transaction, records: ChangeRecords): MaybePromise<void>;
+  /**
+   * Writes the records; a plant's event only while some endpoint is enabled to hear of it. Answers
+   * how many events it kept (all or none).
+   */
+  write(tx: Transaction, records: ChangeRecords): MaybePromise<number>;
 };
 
 // ----- Webhook deliveries

@@ -1,8 +1,8 @@
 // Requests per caller on PostgreSQL (the RateCounter of lib/db/stores.ts): the count lives in the
 // database, one row per caller, so every instance draws on the same allowance. It runs on every API
 // request, in one round trip: raw SQL because the count is one atomic upsert that either counts on
-// in its window or restarts a newer one, which Prisma's query API cannot say (POST /plants answers
-// 930 req/s on PostgreSQL with it: docs/performance.md, PostgreSQL: one server and two).
+// in its window or restarts a newer one, which Prisma's query API cannot say (docs/performance.md,
+// PostgreSQL: one server and two, has what a create costs with it).
 import 'server-only';
 import { db } from '../client';
 import type { RateCounter } from '../stores';

@@ -34,5 +34,7 @@ export const sqliteChangeRecords: ChangeRecordStore<void> = {
         row.after,
       );
     }
+    // Events reach here only when eventsWanted said so: every one is kept.
+    return events.length;
   },
 };
