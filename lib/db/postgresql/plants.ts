@@ -74,7 +74,7 @@ const FOLD_CHANGES = `WITH "lock" AS (SELECT pg_try_advisory_xact_lock(${FOLD_LO
     ON CONFLICT ("tag") DO UPDATE SET "count" = c."count" + EXCLUDED."count"
   ),
   "stamped" AS (
-    UPDATE "PlantCountStamp" SET "changes" = "changes" + (SELECT count(*) FROM "moved") WHERE (SELECT "held" FROM "lock")
+    UPDATE "PlantCountStamp" SET "changes" = "changes" + (SELECT count(*) FROM "moved") WHERE EXISTS (SELECT FROM "moved")
   )
   SELECT count(*) AS "folded" FROM "moved"`;
 // The stamp of countStamp(): folded and appended changes, read in one snapshot.
