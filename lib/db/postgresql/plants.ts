@@ -141,6 +141,9 @@ async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantCh
 
 type Value = string | number;
 
+/** One or two characters to search for, with no tag: the index of plant_short_grams finds them. */
+const shortTextAlone = (query: PlantFilterValues) => query.folded !== undefined && !usesTrigramIndex(query.folded) && query.tag === undefined;
+
 /** The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, (tag, seq), seq, id and (nameFolded, seq) indexes. */
 function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
   const conditions: string[] = [];
@@ -152,9 +155,11 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
   // in the index of plant_short_grams (its migration, *_short_search_grams, says why). LIKE stays
   // beside that test: it is the cheaper of the two to run on a row, so a newest-first scan, which
   // the planner prefers for a common character, runs the function only on the rows LIKE keeps.
+  // With a tag, the (tag, seq) index leads and LIKE alone checks the tag's plants, as on SQLite:
+  // the function on each of them cost 85–140 ms for a tag of 7,577 plants, LIKE 3 ms.
   if (query.folded !== undefined) {
     conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
-    if (!usesTrigramIndex(query.folded)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+    if (shortTextAlone(query)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
   }
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
   if (query.order && query.after) conditions.push(pastPosition(query.order, query.after, { seq: 'p."seq"' }, parameter));
@@ -197,7 +202,7 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
   async count(plantQuery) {
     const { where, parameters } = filterStatement(plantQuery);
     const sql = `SELECT count(*) AS "count" FROM "Plant" p${where}`;
-    if (plantQuery.folded === undefined || usesTrigramIndex(plantQuery.folded)) {
+    if (!shortTextAlone(plantQuery)) {
       const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
       return Number(row.count);
     }
