@@ -70,6 +70,12 @@ function createMetrics() {
       labelNames: ['result'],
       registers,
     }),
+    createGroups: new Histogram({
+      name: 'plant_store_creates_per_transaction',
+      help: 'Creates (and batch chunks) stored together in one transaction on PostgreSQL: those that reached this instance in one turn of its event loop.',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 250],
+      registers,
+    }),
     webhookOldestPending: new Gauge({
       name: 'plant_store_webhook_oldest_pending_seconds',
       help: 'Age of the oldest of those deliveries, in seconds (0 when there is none).',
@@ -141,6 +147,11 @@ export function countDatabaseBusy(): void {
 
 export function countDeliveryAttempt(outcome: DeliveryOutcome): void {
   if (metrics.enabled) metrics.deliveryAttempts.inc({ outcome });
+}
+
+/** Inserts stored together in one transaction (lib/db/inserts-together.ts). */
+export function recordCreateGroup(size: number): void {
+  if (metrics.enabled) metrics.createGroups.observe(size);
 }
 
 export function countCacheLookup(result: (typeof COUNT_LOOKUP_RESULTS)[number]): void {

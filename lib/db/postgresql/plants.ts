@@ -13,6 +13,7 @@ import { db } from '../client';
 import { processWide } from '../../process-wide';
 import { now } from '../../shared/clock';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
+import { insertsTogether } from '../inserts-together';
 import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
@@ -174,7 +175,8 @@ function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } 
   return { sql, parameters };
 }
 
-export const postgresqlPlants = plantStoreOf<Queryable>({
+// Creates that arrive together share a transaction (lib/db/inserts-together.ts).
+export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
   // An interactive transaction of Prisma's client, with the client's one set of transaction options
   // (lib/db/client.ts).
   transaction: (work) => db().$transaction(async (tx) => work(tx)),
@@ -245,4 +247,4 @@ export const postgresqlPlants = plantStoreOf<Queryable>({
     const [row] = await db().$queryRawUnsafe<{ id: bigint | number | null }[]>(LOWEST_FREE_POSITIVE_ID);
     return row?.id == null ? null : BigInt(row.id);
   },
-});
+}));

@@ -7,6 +7,7 @@ import { claimLoginAttempt } from '../../../lib/auth/passwords/login-throttle';
 import { db, type Transaction } from '../../../lib/db/client';
 import { engine } from '../../../lib/db/engine';
 import { processOnOwnDatabase } from '../../support/fixtures';
+import { testEngine } from '../../support/database';
 
 const database = processOnOwnDatabase();
 
@@ -85,6 +86,18 @@ describe('the rate counter', () => {
     const key = `token:tok_parallel${Date.now()}`;
     const counts = await Promise.all(Array.from({ length: 50 }, () => count(key, start)));
     expect([...counts].sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, index) => index + 1));
+  });
+
+  // PostgreSQL's counter counts the requests of one turn in one statement (lib/db/postgresql/rate-counter.ts).
+  it("counts several callers' requests at the same moment, each caller's in the order they came (and on PostgreSQL an older window never rolls a newer one back)", async () => {
+    const keys = [`token:tok_a${Date.now()}`, `token:tok_b${Date.now()}`, `token:tok_c${Date.now()}`];
+    const counts = await Promise.all(Array.from({ length: 30 }, (_, index) => count(keys[index % 3], start)));
+    for (const [caller] of keys.entries()) {
+      expect(counts.filter((_, index) => index % 3 === caller)).toEqual(Array.from({ length: 10 }, (_, index) => index + 1));
+    }
+    expect(await count(keys[0], start + MINUTE)).toBe(1);
+    // Where instances share the count, a request whose clock is behind counts on in the newer window.
+    if (testEngine() === 'postgresql') expect(await count(keys[0], start)).toBe(2);
   });
 });
 

@@ -85,6 +85,35 @@ describe('insertMany', () => {
     expect(winners).toHaveLength(1);
     expect(outcomes.every((outcome) => outcome.row.seq === winners[0].row.seq && outcome.row.name === winners[0].row.name)).toBe(true);
   });
+
+  // PostgreSQL's store takes the calls of one turn together, in one transaction
+  // (lib/db/inserts-together.ts); SQLite's commits them together. Either way each call is its own.
+  it('30 calls at once: each gets its own outcomes in order, and records only its own plants; the first call with an id inserts it', async () => {
+    const shared = uniqueId();
+    const calls = Array.from({ length: 30 }, (_, call) => ({
+      plants: call % 10 === 0 ? [plant(`Shared ${call}`, null, shared), plant(`Own ${call}`)] : [plant(`Own ${call}`), plant(`Own ${call} b`, 'pair')],
+      recorded: [] as PlantChange[],
+    }));
+    const outcomes = await Promise.all(
+      calls.map((call) =>
+        store().insertMany(call.plants, (changes) => {
+          call.recorded.push(...changes);
+          return { audit: [], events: [] };
+        }),
+      ),
+    );
+    calls.forEach((call, index) => {
+      expect(outcomes[index].map((outcome) => outcome.row.id)).toEqual(call.plants.map(({ id }) => id));
+      const made = outcomes[index].filter((outcome) => outcome.inserted).map((outcome) => outcome.row);
+      expect(call.recorded).toEqual(made.map((row) => ({ kind: 'created', plant: row })));
+    });
+    // Of the three calls that ask for one id, the first in order inserts it.
+    expect(outcomes[0][0]).toMatchObject({ inserted: true, row: { name: 'Shared 0' } });
+    expect([outcomes[10][0], outcomes[20][0]]).toEqual([
+      { inserted: false, row: outcomes[0][0].row },
+      { inserted: false, row: outcomes[0][0].row },
+    ]);
+  });
 });
 
 describe('update', () => {
