@@ -38,9 +38,21 @@ export function countMatching(query: CountQuery): Promise<number> {
   );
 }
 
+// The requests of one turn of the event loop share one read of the stamp: it is read after each of
+// them arrived, so it is as fresh as each needs (on PostgreSQL a round trip fewer for all but one).
+const turn = processWide('plant-count-stamp-of-turn', () => ({ stamp: undefined as Promise<string> | undefined }));
+
+function stampOfThisTurn(): Promise<string> {
+  if (!turn.stamp) {
+    turn.stamp = engine().plants.countStamp();
+    setImmediate(() => (turn.stamp = undefined));
+  }
+  return turn.stamp;
+}
+
 async function keptOrCounted(query: CountQuery, found: (wasKept: boolean) => void): Promise<number> {
   const plants = engine().plants;
-  const stamp = await plants.countStamp();
+  const stamp = await stampOfThisTurn();
   const key = keyOf(query);
   const entry = kept.get(key);
   if (entry?.stamp === stamp) {
