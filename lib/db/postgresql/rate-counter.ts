@@ -30,7 +30,11 @@ async function countWaiting(): Promise<void> {
   // Each caller's requests, in the order they came; counted in the newest window any of them is in
   // (a turn that straddles a minute's end counts its few requests in the new minute).
   const byKey = new Map<string, Waiting[]>();
-  for (const request of waiting) byKey.set(request.key, [...(byKey.get(request.key) ?? []), request]);
+  for (const request of waiting) {
+    const requests = byKey.get(request.key);
+    if (requests) requests.push(request);
+    else byKey.set(request.key, [request]);
+  }
   const keys = [...byKey.keys()];
   try {
     const rows = await db().$queryRawUnsafe<{ key: string; count: number }[]>(
