@@ -10,6 +10,7 @@
 // microseconds (lib/db/sqlite/connection.ts).
 import 'server-only';
 import { recordCreateGroup } from '../metrics/registry';
+import { takeGroup } from './groups';
 import type { ChangeRecords, InsertOutcome, PlantChange, PlantStore, PlantValues, RecordChanges } from './stores';
 
 type Waiting = { plants: PlantValues[]; record: RecordChanges; resolve(outcomes: InsertOutcome[]): void; reject(error: unknown): void };
@@ -28,19 +29,9 @@ export function insertsTogether(store: PlantStore): PlantStore {
     setImmediate(storeGroup);
   }
 
-  function nextGroup(): Waiting[] {
-    let count = 0;
-    let plants = 0;
-    while (count < waiting.length && (count === 0 || plants + waiting[count].plants.length <= MAX_GROUP_PLANTS)) {
-      plants += waiting[count].plants.length;
-      count++;
-    }
-    return waiting.splice(0, count);
-  }
-
   async function storeGroup() {
     scheduled = false;
-    const group = nextGroup();
+    const group = takeGroup(waiting, (call) => call.plants.length, MAX_GROUP_PLANTS);
     if (waiting.length > 0) schedule();
     if (group.length === 0) return;
     recordCreateGroup(group.length);

@@ -10,6 +10,7 @@ import 'server-only';
 import Database from 'better-sqlite3';
 import { processWide } from '../../process-wide';
 import { BUSY_WAIT_LIMIT_MS, DatabaseBusyError } from '../busy';
+import { takeGroup } from '../groups';
 import { sqliteSynchronous } from '../durability';
 import { ensureSqliteFile } from '../url';
 
@@ -115,15 +116,7 @@ const GROUP_MAX_WEIGHT = 500;
 const writes = processWide('sqlite-write-group', () => ({ queue: [] as QueuedWork[], scheduled: false, busyDelayMs: 0 }));
 
 /** The works of the next group: at least one, then as many as fit in GROUP_MAX_WEIGHT. */
-function nextGroup(): QueuedWork[] {
-  let count = 0;
-  let weight = 0;
-  while (count < writes.queue.length && (count === 0 || weight + writes.queue[count].weight <= GROUP_MAX_WEIGHT)) {
-    weight += writes.queue[count].weight;
-    count++;
-  }
-  return writes.queue.splice(0, count);
-}
+const nextGroup = (): QueuedWork[] => takeGroup(writes.queue, (work) => work.weight, GROUP_MAX_WEIGHT);
 
 function scheduleFlush(delayMs = 0): void {
   if (writes.scheduled) return;
