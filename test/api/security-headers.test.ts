@@ -27,7 +27,7 @@ function builtPages(): string[] {
     .map(([, route]) => route);
 }
 
-const NOT_FOUND = ['/no-such-page', '/plants/1/more', '/plantsandmore', '/api/no-such-route', '/api/auth/no/such/action', '/openapi.json/more', '/favicon.ico', '/icon.svg/more', '/_next/static/no-such-file.js'];
+const NOT_FOUND = ['/no-such-page', '/plants/1/more', '/plantsandmore', '/api/no-such-route', '/api/auth/no/such/action', '/openapi.json/more', '/favicon.ico/more', '/icon.svg/more', '/_next/static/no-such-file.js'];
 const NEXT_AUTH_PAGES = ['/api/auth/signout', '/api/auth/verify-request'];
 
 // A page's first render on a fresh server, on a loaded machine, may take this long.
@@ -82,6 +82,16 @@ describe('every HTML answer carries the security headers', () => {
       }
     }
     expect(htmlAnswers).toBeGreaterThanOrEqual(2 * (NOT_FOUND.length + NEXT_AUTH_PAGES.length));
+  });
+
+  it('/favicon.ico, which browsers ask for on their own, sends them to the icon, with the static policy', async () => {
+    const answer = await get('/favicon.ico');
+    expect(answer.status).toBe(308);
+    expect(all(answer, 'location')).toEqual(['/icon.svg']);
+    expect(expectSecured(answer, '/favicon.ico')).toMatch(/^default-src 'none'/);
+    const icon = await get('/icon.svg');
+    expect(icon.status).toBe(200);
+    expect(all(icon, 'content-type')[0]).toMatch(/^image\/svg\+xml/);
   });
 
   it("404s under the API's paths get the static policy, and pages the proxy's", async () => {
