@@ -10,7 +10,7 @@
 // microseconds (lib/db/sqlite/connection.ts).
 import 'server-only';
 import { recordCreateGroup } from '../metrics/registry';
-import { takeGroup } from './groups';
+import { perTurn, takeGroup } from './groups';
 import type { ChangeRecords, InsertOutcome, PlantChange, PlantStore, PlantValues, RecordChanges } from './stores';
 
 type Waiting = { plants: PlantValues[]; record: RecordChanges; resolve(outcomes: InsertOutcome[]): void; reject(error: unknown): void };
@@ -20,19 +20,8 @@ const MAX_GROUP_PLANTS = 250;
 
 /** `store`, with the insertMany calls of each turn stored together (a call of many plants alone). */
 export function insertsTogether(store: PlantStore): PlantStore {
-  const waiting: Waiting[] = [];
-  let scheduled = false;
-
-  function schedule() {
-    if (scheduled) return;
-    scheduled = true;
-    setImmediate(storeGroup);
-  }
-
-  async function storeGroup() {
-    scheduled = false;
+  async function storeGroup(waiting: Waiting[]) {
     const group = takeGroup(waiting, (call) => call.plants.length, MAX_GROUP_PLANTS);
-    if (waiting.length > 0) schedule();
     if (group.length === 0) return;
     recordCreateGroup(group.length);
     if (group.length === 1) {
@@ -73,13 +62,11 @@ export function insertsTogether(store: PlantStore): PlantStore {
     }
   }
 
+  const add = perTurn(storeGroup);
   return {
     ...store,
     insertMany(plants, record) {
-      return new Promise((resolve, reject) => {
-        waiting.push({ plants, record, resolve, reject });
-        schedule();
-      });
+      return new Promise((resolve, reject) => add({ plants, record, resolve, reject }));
     },
   };
 }

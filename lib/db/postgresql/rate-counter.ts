@@ -10,6 +10,7 @@
 import 'server-only';
 import { db } from '../client';
 import { processWide } from '../../process-wide';
+import { perTurn } from '../groups';
 import type { RateCounter } from '../stores';
 
 // GREATEST keeps an instance whose clock lags from rolling the window back.
@@ -22,11 +23,8 @@ const COUNT = `INSERT INTO "RateLimitWindow" ("key", "windowStart", "count")
 
 type Waiting = { key: string; windowStart: number; resolve(count: number): void; reject(error: unknown): void };
 
-const queue = processWide('postgresql-rate-counts', () => ({ waiting: [] as Waiting[], scheduled: false }));
-
-async function countWaiting(): Promise<void> {
-  queue.scheduled = false;
-  const waiting = queue.waiting.splice(0);
+async function countWaiting(queue: Waiting[]): Promise<void> {
+  const waiting = queue.splice(0);
   // Each caller's requests, in the order they came; counted in the newest window any of them is in
   // (a turn that straddles a minute's end counts its few requests in the new minute).
   const byKey = new Map<string, Waiting[]>();
@@ -52,13 +50,10 @@ async function countWaiting(): Promise<void> {
   }
 }
 
+const countInTurn = processWide('postgresql-rate-counts', () => perTurn(countWaiting));
+
 export const postgresqlRateCounter: RateCounter = {
   count(key, windowStart) {
-    return new Promise((resolve, reject) => {
-      queue.waiting.push({ key, windowStart, resolve, reject });
-      if (queue.scheduled) return;
-      queue.scheduled = true;
-      setImmediate(countWaiting);
-    });
+    return new Promise((resolve, reject) => countInTurn({ key, windowStart, resolve, reject }));
   },
 };
