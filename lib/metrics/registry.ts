@@ -76,6 +76,11 @@ function createMetrics() {
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 250],
       registers,
     }),
+    plantAnalyses: new Counter({
+      name: 'plant_store_plant_analyses_total',
+      help: 'Times this instance gathered the planner\'s statistics on the plants table (ANALYZE, PostgreSQL) after writing a fifth of it.',
+      registers,
+    }),
     webhookOldestPending: new Gauge({
       name: 'plant_store_webhook_oldest_pending_seconds',
       help: 'Age of the oldest of those deliveries, in seconds (0 when there is none).',
@@ -152,6 +157,11 @@ export function countDeliveryAttempt(outcome: DeliveryOutcome): void {
 /** Inserts stored together in one transaction (lib/db/inserts-together.ts). */
 export function recordCreateGroup(size: number): void {
   if (metrics.enabled) metrics.createGroups.observe(size);
+}
+
+/** The plants table analyzed after a load (lib/db/postgresql/plant-statistics.ts). */
+export function countPlantAnalysis(): void {
+  if (metrics.enabled) metrics.plantAnalyses.inc();
 }
 
 export function countCacheLookup(result: (typeof COUNT_LOOKUP_RESULTS)[number]): void {

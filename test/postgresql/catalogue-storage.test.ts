@@ -3,6 +3,7 @@
 // counts"; the figures in docs/performance.md).
 import { expect } from 'vitest';
 import { engine } from '../../lib/db/engine';
+import { exposition } from '../../lib/metrics/registry';
 import { advanceClock } from '../../lib/shared/clock';
 import { uniqueId } from '../support/api';
 import { processOnOwnDatabase, test } from '../support/fixtures';
@@ -49,4 +50,19 @@ test('changes to the plants are appended, one row per statement, day and tag, an
   expect(after.total).toBe(before.total - 3);
   expect(after.tags.map((entry) => entry.tag)).not.toContain(tag);
   expect(await database.execute(`SELECT "count" FROM "PlantTagCount" WHERE "tag" = '${tag}'`)).toEqual([{ count: 0n }]);
+});
+
+test('plants loaded in bulk get the planner\'s statistics within seconds, without waiting for autovacuum', async () => {
+  const rowEstimate = async () => ((await database.execute(`SELECT reltuples::float8 AS "rows" FROM pg_class WHERE oid = '"Plant"'::regclass`)) as { rows: number }[])[0].rows;
+  const analyses = async () => Number(/^plant_store_plant_analyses_total (\d+)$/m.exec(await exposition())?.[1]);
+  const before = await analyses();
+  expect(await rowEstimate()).toBeLessThan(1_500);
+
+  const unrecorded = () => ({ audit: [], events: [] });
+  const plants = Array.from({ length: 1_500 }, (_, index) => ({ id: uniqueId(), name: `Loaded in bulk ${index}`, tag: index % 2 ? 'fern' : null }));
+  await engine().plants.insertMany(plants, unrecorded);
+
+  // Once the writes have paused for a second, this process analyzes the table (counted in its metric).
+  await expect.poll(analyses, { timeout: 10_000, interval: 100 }).toBe(before + 1);
+  expect(await rowEstimate()).toBeGreaterThanOrEqual(1_500);
 });

@@ -18,6 +18,7 @@ import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
 import { postgresqlChangeRecords, type Queryable } from './change-records';
+import { notePlantsWritten } from './plant-statistics';
 
 type StoredRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
 
@@ -137,6 +138,8 @@ async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantCh
       return !row;
     });
   }
+  // The planner's statistics follow a load (plant-statistics.ts).
+  notePlantsWritten(outcomes.filter((outcome) => outcome.inserted).length);
   return outcomes;
 }
 
@@ -188,6 +191,7 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
   },
   async update(tx, seq, { name, tag }) {
     const [row] = await query(tx, UPDATE, name, tag, foldForSearch(name), seq);
+    notePlantsWritten(1);
     return row;
   },
   async delete(tx, seq) {
