@@ -1,8 +1,8 @@
 // Counts of what a filter matches (X-Total-Count, the catalogue's "1–20 of 3,412"), kept in this
 // process for as long as the plants stay as they were. Counting a search reads every plant it
-// matches, or every plant when the text is one or two characters (on 100,000 plants about 9 ms on
-// SQLite and 25 ms on PostgreSQL for one that matches nearly every plant: docs/performance.md), and a staff member paging through a filter, or a client
-// polling one, asks for the same count again and again. Each count is kept with the store's stamp
+// matches, or every plant when the text is one character (on 100,000 plants 10–13 ms for one that
+// matches nearly every plant, on either engine: docs/performance.md), and a staff member paging
+// through a filter, or a client polling one, asks for the same count again and again. Each count is kept with the store's stamp
 // (PlantStore.countStamp), read before it was counted; it is given again only while the stamp
 // is the same, i.e. while no change to the plants, by any instance or the CLI, has become visible.
 // A count is never older than the request that reads it.

@@ -5,9 +5,9 @@
 //
 // Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
 // round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
-// store 6,993 plants/s with one client; a search asks the trigram and plant_short_grams indexes, p99
-// 20.2 ms over the search mix on 100,000 plants (docs/performance.md, The catalogue on 100,000
-// plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
+// store 8,329 plants/s with one client; a search asks the trigram and plant_short_grams indexes, p99
+// 29.2 ms over the search mix on 100,000 plants at 8 connections (docs/performance.md, The catalogue
+// on 100,000 plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
 import 'server-only';
 import { db } from '../client';
 import { processWide } from '../../process-wide';
@@ -148,8 +148,14 @@ type Value = string | number;
 /** One or two characters to search for, with no tag: the index of plant_short_grams finds them. */
 const shortTextAlone = (query: PlantFilterValues) => query.folded !== undefined && !usesTrigramIndex(query.folded) && query.tag === undefined;
 
-/** The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, (tag, seq), seq, id and (nameFolded, seq) indexes. */
-function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
+/** One character to count, with no tag: reading every plant with LIKE alone is quicker than the index. */
+const countedByScan = (query: PlantFilterValues) => shortTextAlone(query) && [...query.folded!].length === 1;
+
+/**
+ * The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, (tag, seq), seq,
+ * id and (nameFolded, seq) indexes. `shortGrams: false` leaves out the plant_short_grams test.
+ */
+function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }, { shortGrams = true } = {}) {
   const conditions: string[] = [];
   const parameters: Value[] = [];
   // Ids travel as text, cast in SQL (as everywhere in this engine).
@@ -163,7 +169,7 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
   // the function on each of them cost 85–140 ms for a tag of 7,577 plants, LIKE 3 ms.
   if (query.folded !== undefined) {
     conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
-    if (shortTextAlone(query)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+    if (shortGrams && shortTextAlone(query)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
   }
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
   if (query.order && query.after) conditions.push(pastPosition(query.order, query.after, { seq: 'p."seq"' }, parameter));
@@ -206,16 +212,19 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
     return query(db(), sql, ...parameters);
   },
   async count(plantQuery) {
-    const { where, parameters } = filterStatement(plantQuery);
+    const byScan = countedByScan(plantQuery);
+    const { where, parameters } = filterStatement(plantQuery, { shortGrams: !byScan });
     const sql = `SELECT count(*) AS "count" FROM "Plant" p${where}`;
-    if (!shortTextAlone(plantQuery)) {
+    if (byScan || !shortTextAlone(plantQuery)) {
       const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
       return Number(row.count);
     }
-    // One or two characters: once the table has statistics, the planner counts a common character
-    // (a, e) by reading every plant and running plant_short_grams on each one LIKE keeps, about
-    // 650 ms on 100,000 plants; through the index of plant_short_grams it is about 20 ms however
-    // common the character, and about 1 ms for a rare pair. So the count is told to use the index.
+    // Two characters: once the table has statistics, the planner counts a common pair by reading
+    // every plant and running plant_short_grams on each one LIKE keeps, about 650 ms on 100,000
+    // plants; through the index of plant_short_grams it is 12–16 ms for a common pair (`er`), as
+    // quick as LIKE alone on every plant, and about 1 ms for a rare one (`qx`), against 10 ms. So the
+    // count is told to use the index. One character is nearly always common: LIKE alone on every
+    // plant counts `a` in 14 ms, the index in 17 ms, and with no transaction around it.
     const [, [row]] = await db().$transaction([
       db().$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
       db().$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters),
