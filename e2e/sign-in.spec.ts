@@ -1,4 +1,4 @@
-import { alertOf, expect, signInThroughForm, submitSignInForm, test } from './support/fixtures';
+import { alertOf, expect, signInThroughForm, submitSignInForm, test, untilHydrated } from './support/fixtures';
 import { STAFF_EMAIL } from './support/staff';
 
 test('a signed-out visitor is sent to /login and comes back where they were going', async ({ page }) => {
@@ -77,6 +77,8 @@ test('too many failed sign-ins from one network are refused before any password 
 test('signing out is one click from every page, and the API never redirects', async ({ page, signIn }) => {
   for (const path of ['/', '/tokens', '/docs']) {
     await signIn(path);
+    // The button signs out from its script: a click before React has hydrated it does nothing.
+    await untilHydrated(page, '.who button');
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(/\/login/);
     await page.goto(path);
