@@ -62,6 +62,14 @@ for (const preset of PRESETS) for (const path of PAGES) {
         onlyCategories: Object.keys(THRESHOLDS),
         // Pictures of the page, which no score counts: the full-page one alone costs seconds of CPU.
         disableFullPageScreenshot: true,
+        // How long the page must stay quiet before the run ends (Lighthouse waits 1 s for each by
+        // default). Its simulated throttling computes the scores from what the page did, and these
+        // pages are done well within half a second of loading: the scores came out the same
+        // (97–100 on mobile, 100 on desktop), and the 24 runs took 115 s instead of 140.
+        pauseAfterFcpMs: 500,
+        pauseAfterLoadMs: 500,
+        networkQuietThresholdMs: 500,
+        cpuQuietThresholdMs: 500,
         skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
         ...(SIGNED_OUT.has(path) ? {} : { extraHeaders: { Cookie: cookie } }),
       },
