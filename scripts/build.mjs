@@ -1,6 +1,7 @@
 // npm run build: the production build, as a self-contained server in .next/standalone.
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
-// serves them itself, so they are copied in beside server.js. And server.js becomes this app's
+// serves them itself, so they are copied in beside server.js, and so are the schemas and migrations
+// (prisma/), which the server reads at start by a path the build does not trace (lib/db/migrate.ts). And server.js becomes this app's
 // server (server/main.mjs, bundled), which answers the API's route handlers without Next's router.
 // Last, npm start's steps (scripts/start.ts) and the operator commands are bundled into plain
 // JavaScript beside it, with the packages they use, so starting the server does not wait for a
@@ -16,6 +17,7 @@ export function copyAssetsIntoStandalone() {
   for (const [from, to] of [
     ['.next/static', '.next/standalone/.next/static'],
     ['public', '.next/standalone/public'],
+    ['prisma', '.next/standalone/prisma'],
   ]) {
     rmSync(to, { recursive: true, force: true });
     if (existsSync(from)) cpSync(from, to, { recursive: true });

@@ -19,15 +19,20 @@ import { processWide } from '../process-wide';
 import { NAME_FOLDING_MIGRATION, foldUnfoldedNames } from './fold-names';
 import { databaseEngine, ensureSqliteFile, type DatabaseEngine } from './url';
 
-/** Each engine's schema and migrations, in Prisma's layout (prisma.config.ts points at the same). */
+/**
+ * Each engine's schema and migrations, in Prisma's layout (prisma.config.ts points at the same).
+ * Read at run time from the working directory: the build copies prisma/ into .next/standalone
+ * (scripts/build.mjs). Not traced by Turbopack (turbopackIgnore): a path it cannot work out would
+ * make it take the whole project (the tests, the manual) into the build and the image.
+ */
 export const PRISMA_FILES: Record<DatabaseEngine, { schema: string; migrations: string }> = {
   sqlite: {
-    schema: path.resolve(process.cwd(), 'prisma/schema.prisma'),
-    migrations: path.resolve(process.cwd(), 'prisma/migrations'),
+    schema: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/schema.prisma'),
+    migrations: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/migrations'),
   },
   postgresql: {
-    schema: path.resolve(process.cwd(), 'prisma/postgresql/schema.prisma'),
-    migrations: path.resolve(process.cwd(), 'prisma/postgresql/migrations'),
+    schema: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/postgresql/schema.prisma'),
+    migrations: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/postgresql/migrations'),
   },
 };
 
