@@ -2,22 +2,22 @@
 // store → export, and GET /plants/next-id (which needs a store of known contents: the empty one).
 import { randomBytes } from 'node:crypto';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePlantsCsv } from '../../lib/csv/plants-csv';
 import { stringifyJson } from '../../lib/shared/json';
 import { engine } from '../../lib/db/engine';
 import { BATCH_MAX_ITEMS } from '../../lib/schemas/plant';
 import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
-import { createTestDatabase, tokenIn } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { tokenIn } from '../support/database';
+import { test as withOwnServer } from '../support/fixtures';
 
 let token: string;
 const marker = `xq${randomBytes(4).toString('hex')}`;
-const cleanups: (() => unknown)[] = [];
 
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+// The empty store: the production server on a database of the file's own, with a token there.
+const test = withOwnServer.extend('empty', { scope: 'file' }, async ({ ownServer, ownDatabase }) =>
+  Object.assign(ownServer, { token: (await tokenIn(ownDatabase.url, 'round trip')).token }),
+);
 
 // Names that CSV must quote or keep exactly, names a spreadsheet would take for a formula, and
 // the int64 extremes (each test run has its own).
@@ -128,24 +128,13 @@ describe('GET /plants/export', () => {
 });
 
 describe('export, then import into an empty store', () => {
-  let empty: RunningServer & { token: string };
-
-  beforeAll(async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.remove);
-    const { token: emptyToken } = await tokenIn(database.url, 'round trip');
-    const server = await startServer({ databaseUrl: database.url });
-    cleanups.push(() => server.stop('SIGKILL'));
-    empty = Object.assign(server, { token: emptyToken });
-  });
-
-  it('offers id 1 in the empty store', async () => {
+  test('offers id 1 in the empty store', async ({ empty }) => {
     const response = await request(empty, '/plants/next-id', { headers: { authorization: `Bearer ${empty.token}` } });
     expect(response.status).toBe(200);
     expect(response.text).toBe('{"id":1}');
   });
 
-  it('gives the same catalogue, in the same order', async () => {
+  test('gives the same catalogue, in the same order', async ({ empty }) => {
     const original = await exportOf(`?q=${marker}`);
     const parsed = parsePlantsCsv(original.text);
     if (!parsed.ok) throw new Error(parsed.message);
@@ -177,7 +166,7 @@ describe('export, then import into an empty store', () => {
     expect(copyList.text).toBe(originalList.text);
   });
 
-  it('then offers one more than the highest id, and the lowest free one once int64 max is taken', async () => {
+  test('then offers one more than the highest id, and the lowest free one once int64 max is taken', async ({ empty }) => {
     const headers = { authorization: `Bearer ${empty.token}` };
     const listed = parsePlantsCsv((await request(empty, '/plants/export', { headers })).text);
     if (!listed.ok) throw new Error(listed.message);

@@ -2,21 +2,16 @@
 // saved and again at every connection. WEBHOOK_ALLOW_PRIVATE_URLS=1 lifts it (the other webhook
 // tests run with it, against a receiver on 127.0.0.1).
 import dns from 'node:dns';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { ApiError } from '../../lib/errors';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { checkDestination, checkingLookup, parseWebhookUrl, RefusedAddressError } from '../../lib/webhooks/guard';
 import { createOn, uniqueId } from '../support/api';
-import { createTestDatabase, tokenIn } from '../support/database';
+import { tokenIn } from '../support/database';
+import { test } from '../support/fixtures';
 import { startReceiver } from '../support/receiver';
-import { startServer } from '../support/server';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
-
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
 
 async function refusal(url: string): Promise<{ code: number; message: string }> {
   try {
@@ -122,16 +117,13 @@ describe('the addresses a name resolves to, at connection time', () => {
 });
 
 describe('connecting', () => {
-  it('refuses an endpoint whose name resolves to a loopback address now, and sends it nothing', async () => {
-    const database = await createTestDatabase();
-    cleanups.push(database.remove);
+  test('refuses an endpoint whose name resolves to a loopback address now, and sends it nothing', async ({ ownDatabase: database, startOwnServer }) => {
     const receiver = await startReceiver();
-    cleanups.push(receiver.close);
+    onTestFinished(receiver.close);
     // Saved while the guard was lifted: as if the name had resolved to a public address then.
     await endpointIn(database.url, `https://localhost:${receiver.port}/hooks`);
     await endpointIn(database.url, `https://127.0.0.1:${receiver.port}/hooks`);
-    const server = await startServer({ databaseUrl: database.url, env: { WEBHOOK_RETRY_SCHEDULE: 'none' } });
-    cleanups.push(() => server.stop('SIGKILL'));
+    const server = await startOwnServer({ database, env: { WEBHOOK_RETRY_SCHEDULE: 'none' } });
     const { token } = await tokenIn(database.url);
     expect((await createOn(server, token, `{"id": ${uniqueId()}, "name": "Bait"}`)).status).toBe(200);
 
