@@ -1,8 +1,9 @@
 // npm run build: the production build, as a self-contained server in .next/standalone.
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
 // serves them itself, so they are copied in beside server.js, and so are the schemas and migrations
-// (prisma/), which the server reads at start by a path the build does not trace (lib/db/migrate.ts). And server.js becomes this app's
-// server (server/main.mjs, bundled), which answers the API's route handlers without Next's router.
+// (prisma/), which the server reads at start by a path the build does not trace (lib/db/migrate.ts).
+// And server.js becomes this app's server (server/main.mjs, bundled), which answers the API's route
+// handlers without Next's router.
 // Last, npm start's steps (scripts/start.ts) and the operator commands are bundled into plain
 // JavaScript beside it, with the packages they use, so starting the server does not wait for a
 // TypeScript compiler (tsx took 0.65 s of every start) and a deployment needs neither tsx nor lib/.

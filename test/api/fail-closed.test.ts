@@ -35,7 +35,7 @@ async function withTampered(build: string, file: string, change: (json: Json) =>
   }
 }
 
-/** The server `started` on a tampered build said why in one log line, and sends everything through Next. */
+/** `server`, started on a tampered build, said why in one log line, and sends everything through Next. */
 async function expectFallback(server: OwnServer, token: string, reason: RegExp) {
   const lines = server
     .output()
