@@ -1,20 +1,17 @@
-// The dashboard's charts: SVG drawn on the server, so they add no JavaScript to the page and need
-// nothing the Content-Security-Policy would refuse (no inline styles: colours come from classes in
-// app/globals.css). Each has a table of the same figures behind a "Show as table" disclosure
-// (<details>, no script), and says so in words when there is nothing to draw.
+// The dashboard's charts: SVG drawn on the server with visx (its scales and shapes, React components
+// with no state), so they add no JavaScript to the page and need nothing the Content-Security-Policy
+// would refuse (no inline styles: colours come from classes in app/globals.css). Each has a table of
+// the same figures behind a "Show as table" disclosure (<details>, no script), and says so in words
+// when there is nothing to draw.
+import { Group } from '@visx/group';
+import { scaleBand, scaleLinear } from '@visx/scale';
+import { Bar } from '@visx/shape';
 import type { ReactNode } from 'react';
 import type { Stats } from '@/lib/schemas/stats';
 
 const number = new Intl.NumberFormat('en');
 const shortDate = new Intl.DateTimeFormat('en', { month: 'short', day: 'numeric', timeZone: 'UTC' });
 const dateOf = (day: string) => shortDate.format(new Date(`${day}T00:00:00Z`));
-
-/** A round top for the axis: 1, 2 or 5 times a power of ten, at least the largest value. */
-function niceTop(largest: number): number {
-  if (largest <= 1) return 1;
-  const power = 10 ** Math.floor(Math.log10(largest));
-  return ([1, 2, 5, 10].map((step) => step * power).find((top) => top >= largest) ?? largest);
-}
 
 const WIDTH = 640;
 const HEIGHT = 200;
@@ -26,35 +23,37 @@ const TOP = 8;
 export function AddedPerDayChart({ perDay, titleId }: { perDay: Stats['addedPerDay']; titleId: string }) {
   const largest = Math.max(0, ...perDay.map((day) => day.count));
   if (largest === 0) return <p className="empty">No plants were added in these {perDay.length} days.</p>;
-  const top = niceTop(largest);
   const plotHeight = HEIGHT - BOTTOM - TOP;
-  const step = (WIDTH - LEFT) / perDay.length;
-  const barWidth = Math.max(step - 2, 1);
-  const y = (count: number) => TOP + plotHeight - (count / top) * plotHeight;
+  // A round top for the axis (nice), marked at nought, its middle and itself.
+  const y = scaleLinear<number>({ domain: [0, largest], range: [plotHeight, 0], nice: 2 });
+  const top = y.domain()[1];
+  const x = scaleBand<string>({ domain: perDay.map((day) => day.date), range: [0, WIDTH - LEFT], paddingInner: 0.1 });
   const labelEvery = Math.ceil(perDay.length / 6);
   return (
     <>
       <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} preserveAspectRatio="none">
-        {[0, top / 2, top].map((tick) => (
-          <g key={tick}>
-            <line className="chart-grid" x1={LEFT} x2={WIDTH} y1={y(tick)} y2={y(tick)} />
-            <text className="chart-label" x={LEFT - 6} y={y(tick) + 4} textAnchor="end">
-              {number.format(tick)}
-            </text>
-          </g>
-        ))}
-        {perDay.map((day, index) => (
-          <rect key={day.date} className="chart-bar" x={LEFT + index * step + 1} y={y(day.count)} width={barWidth} height={(day.count / top) * plotHeight}>
-            <title>{`${dateOf(day.date)}: ${number.format(day.count)}`}</title>
-          </rect>
-        ))}
-        {perDay.map((day, index) =>
-          index % labelEvery === 0 || index === perDay.length - 1 ? (
-            <text key={day.date} className="chart-label" x={LEFT + index * step + step / 2} y={HEIGHT - 6} textAnchor="middle">
-              {dateOf(day.date)}
-            </text>
-          ) : null,
-        )}
+        <Group left={LEFT} top={TOP}>
+          {[0, top / 2, top].map((tick) => (
+            <g key={tick}>
+              <line className="chart-grid" x1={0} x2={WIDTH - LEFT} y1={y(tick)} y2={y(tick)} />
+              <text className="chart-label" x={-6} y={y(tick) + 4} textAnchor="end">
+                {number.format(tick)}
+              </text>
+            </g>
+          ))}
+          {perDay.map((day) => (
+            <Bar key={day.date} className="chart-bar" x={x(day.date)} y={y(day.count)} width={Math.max(x.bandwidth(), 1)} height={plotHeight - y(day.count)}>
+              <title>{`${dateOf(day.date)}: ${number.format(day.count)}`}</title>
+            </Bar>
+          ))}
+          {perDay.map((day, index) =>
+            index % labelEvery === 0 || index === perDay.length - 1 ? (
+              <text key={day.date} className="chart-label" x={x(day.date)! + x.bandwidth() / 2} y={HEIGHT - TOP - 6} textAnchor="middle">
+                {dateOf(day.date)}
+              </text>
+            ) : null,
+          )}
+        </Group>
       </svg>
       <ChartTable columns={['Day', 'Plants added']} rows={perDay.map((day) => ({ key: day.date, label: day.date, count: day.count }))} />
     </>
@@ -71,24 +70,26 @@ export function TagChart({ stats, titleId }: { stats: Pick<Stats, 'tags' | 'othe
     ...(stats.otherTags > 0 ? [{ label: 'other tags', count: stats.otherTags }] : []),
     ...(stats.untagged > 0 ? [{ label: 'no tag', count: stats.untagged }] : []),
   ];
-  const largest = Math.max(...bars.map((bar) => bar.count));
   const rowHeight = 26;
   const labelWidth = 170;
   const height = bars.length * rowHeight;
-  const width = (count: number) => Math.max((count / largest) * (WIDTH - labelWidth - 70), 2);
+  // By position: a tag may be called "no tag" too.
+  const y = scaleBand<number>({ domain: bars.map((_, index) => index), range: [0, height], paddingInner: 8 / rowHeight, paddingOuter: 4 / rowHeight });
+  const x = scaleLinear<number>({ domain: [0, Math.max(...bars.map((bar) => bar.count))], range: [0, WIDTH - labelWidth - 70] });
+  const width = (count: number) => Math.max(x(count), 2);
   const short = (label: string) => (label.length > 22 ? `${label.slice(0, 21)}…` : label);
   return (
     <>
       <svg className="chart" viewBox={`0 0 ${WIDTH} ${height}`} role="group" aria-labelledby={titleId}>
         {bars.map((bar, index) => {
-          const yTop = index * rowHeight;
+          const middle = index * rowHeight + rowHeight / 2;
           const content = (
             <>
-              <text className="chart-label" x={labelWidth - 8} y={yTop + 17} textAnchor="end">
+              <text className="chart-label" x={labelWidth - 8} y={middle + 4} textAnchor="end">
                 {short(bar.label)}
               </text>
-              <rect className={bar.href ? 'chart-bar' : 'chart-bar muted-bar'} x={labelWidth} y={yTop + 4} width={width(bar.count)} height={rowHeight - 8} />
-              <text className="chart-value" x={labelWidth + width(bar.count) + 6} y={yTop + 17}>
+              <Bar className={bar.href ? 'chart-bar' : 'chart-bar muted-bar'} x={labelWidth} y={y(index)} width={width(bar.count)} height={y.bandwidth()} />
+              <text className="chart-value" x={labelWidth + width(bar.count) + 6} y={middle + 4}>
                 {number.format(bar.count)}
               </text>
             </>
