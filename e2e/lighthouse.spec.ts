@@ -50,52 +50,72 @@ test.afterAll(async () => {
 // Both presets by default; LIGHTHOUSE_PRESETS=desktop or =mobile runs one alone.
 const PRESETS = (process.env.LIGHTHOUSE_PRESETS ?? 'desktop,mobile').split(',') as ('desktop' | 'mobile')[];
 
+type Run = { scores: Record<Category, number>; lost: string[] };
+
+/** One Lighthouse run of `path` with `preset`: its scores, printed with its metrics and what cost points. */
+async function audit(baseURL: string, preset: 'desktop' | 'mobile', path: string): Promise<Run> {
+  const result = await lighthouse(
+    `${baseURL}${path}`,
+    {
+      port,
+      output: 'json',
+      logLevel: 'error',
+      onlyCategories: Object.keys(THRESHOLDS),
+      // Pictures of the page, which no score counts: the full-page one alone costs seconds of CPU.
+      disableFullPageScreenshot: true,
+      // How long the page must stay quiet before the run ends (Lighthouse waits 1 s for each by
+      // default). Its simulated throttling computes the scores from what the page did, and these
+      // pages are done well within half a second of loading: the scores came out the same
+      // (97–100 on mobile, 100 on desktop), and the 24 runs took 115 s instead of 140.
+      pauseAfterFcpMs: 500,
+      pauseAfterLoadMs: 500,
+      networkQuietThresholdMs: 500,
+      cpuQuietThresholdMs: 500,
+      skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
+      ...(SIGNED_OUT.has(path) ? {} : { extraHeaders: { Cookie: cookie } }),
+    },
+    preset === 'desktop' ? desktopConfig : undefined,
+  );
+  const report = result!.lhr;
+  expect(report.runtimeError, path).toBeUndefined();
+  // Landed where it was sent: a signed-in page that fell back to /login would score the wrong page.
+  expect(new URL(report.finalDisplayedUrl).pathname, path).toBe(path);
+
+  const scores = Object.fromEntries(
+    (Object.keys(THRESHOLDS) as Category[]).map((id) => [id, Math.round((report.categories[id].score ?? 0) * 100)]),
+  ) as Record<Category, number>;
+  // What cost points, to say why when a threshold is missed.
+  const lost = (Object.keys(THRESHOLDS) as Category[]).flatMap((id) =>
+    report.categories[id].auditRefs
+      .filter((ref) => ref.weight > 0 && (report.audits[ref.id].score ?? 1) < 1)
+      .map((ref) => `${id}: ${ref.id} ${report.audits[ref.id].displayValue ?? report.audits[ref.id].score}`),
+  );
+  const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
+    .map((id) => `${id} ${report.audits[id].displayValue}`)
+    .join(', ');
+  console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
+  return { scores, lost };
+}
+
+const passes = ({ scores }: Run) => (Object.keys(THRESHOLDS) as Category[]).every((id) => scores[id] >= THRESHOLDS[id]);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
 for (const preset of PRESETS) for (const path of PAGES) {
   test(`Lighthouse ${preset} ${path}: performance ≥ ${THRESHOLDS.performance}, accessibility and best practices 100`, async ({ baseURL }) => {
     test.setTimeout(120_000);
-    const result = await lighthouse(
-      `${baseURL}${path}`,
-      {
-        port,
-        output: 'json',
-        logLevel: 'error',
-        onlyCategories: Object.keys(THRESHOLDS),
-        // Pictures of the page, which no score counts: the full-page one alone costs seconds of CPU.
-        disableFullPageScreenshot: true,
-        // How long the page must stay quiet before the run ends (Lighthouse waits 1 s for each by
-        // default). Its simulated throttling computes the scores from what the page did, and these
-        // pages are done well within half a second of loading: the scores came out the same
-        // (97–100 on mobile, 100 on desktop), and the 24 runs took 115 s instead of 140.
-        pauseAfterFcpMs: 500,
-        pauseAfterLoadMs: 500,
-        networkQuietThresholdMs: 500,
-        cpuQuietThresholdMs: 500,
-        skipAudits: ['screenshot-thumbnails', 'final-screenshot'],
-        ...(SIGNED_OUT.has(path) ? {} : { extraHeaders: { Cookie: cookie } }),
-      },
-      preset === 'desktop' ? desktopConfig : undefined,
-    );
-    const report = result!.lhr;
-    expect(report.runtimeError, path).toBeUndefined();
-    // Landed where it was sent: a signed-in page that fell back to /login would score the wrong page.
-    expect(new URL(report.finalDisplayedUrl).pathname, path).toBe(path);
-
-    const scores = Object.fromEntries(
-      (Object.keys(THRESHOLDS) as Category[]).map((id) => [id, Math.round((report.categories[id].score ?? 0) * 100)]),
+    // The performance score of one run varies with what else the machine's CPU did meanwhile (the
+    // same build's mobile `/` scored 86 to 99 in runs back to back). As Lighthouse's own guidance on
+    // variability advises, a run that misses is judged with two more, by the median of the three.
+    const runs = [await audit(baseURL!, preset, path)];
+    if (!passes(runs[0])) runs.push(await audit(baseURL!, preset, path), await audit(baseURL!, preset, path));
+    const judged = Object.fromEntries(
+      (Object.keys(THRESHOLDS) as Category[]).map((id) => [id, median(runs.map(({ scores }) => scores[id]))]),
     ) as Record<Category, number>;
-    // What cost points, to say why when a threshold is missed.
-    const lost = (Object.keys(THRESHOLDS) as Category[]).flatMap((id) =>
-      report.categories[id].auditRefs
-        .filter((ref) => ref.weight > 0 && (report.audits[ref.id].score ?? 1) < 1)
-        .map((ref) => `${id}: ${ref.id} ${report.audits[ref.id].displayValue ?? report.audits[ref.id].score}`),
-    );
-    const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
-      .map((id) => `${id} ${report.audits[id].displayValue}`)
-      .join(', ');
-    console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
+    const lost = [...new Set(runs.flatMap((run) => run.lost))].join('; ');
+    if (runs.length > 1) console.log(`${preset} ${path}: judged by the median of ${runs.length} runs: ${JSON.stringify(judged)}`);
 
-    expect(scores.performance, `${path} performance; ${lost.join('; ')}`).toBeGreaterThanOrEqual(THRESHOLDS.performance);
-    expect(scores.accessibility, `${path} accessibility; ${lost.join('; ')}`).toBe(THRESHOLDS.accessibility);
-    expect(scores['best-practices'], `${path} best practices; ${lost.join('; ')}`).toBe(THRESHOLDS['best-practices']);
+    expect(judged.performance, `${path} performance; ${lost}`).toBeGreaterThanOrEqual(THRESHOLDS.performance);
+    expect(judged.accessibility, `${path} accessibility; ${lost}`).toBe(THRESHOLDS.accessibility);
+    expect(judged['best-practices'], `${path} best practices; ${lost}`).toBe(THRESHOLDS['best-practices']);
   });
 }
