@@ -24,7 +24,9 @@ export default defineConfig({
     baseURL: `http://localhost:${E2E_PORT}`,
     browserName: 'chromium',
     launchOptions: { executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS },
-    trace: 'retain-on-failure',
+    // No trace recorded by default: recording every test's screencast and snapshots cost Chromium a
+    // quarter more CPU (docs/testing.md, Playwright). `--trace retain-on-failure` records one.
+    trace: 'off',
     screenshot: 'only-on-failure',
   },
   webServer: {
