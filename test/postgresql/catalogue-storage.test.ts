@@ -2,7 +2,7 @@
 // counts behind GET /stats (docs/decisions.md: "Search right after a bulk load", "How GET /stats
 // counts"; the figures in docs/performance.md).
 import { expect } from 'vitest';
-import { engine } from '../../lib/db/engine';
+import { closeDb, engine } from '../../lib/db/engine';
 import { exposition } from '../../lib/metrics/registry';
 import { advanceClock } from '../../lib/shared/clock';
 import { uniqueId } from '../support/api';
@@ -65,4 +65,20 @@ test('plants loaded in bulk get the planner\'s statistics within seconds, withou
   // Once the writes have paused for a second, this process analyzes the table (counted in its metric).
   await expect.poll(analyses, { timeout: 10_000, interval: 100 }).toBe(before + 1);
   expect(await rowEstimate()).toBeGreaterThanOrEqual(1_500);
+});
+
+test('an analysis waiting for the writes to pause is dropped when the connections close', async () => {
+  const analyses = async () => Number(/^plant_store_plant_analyses_total (\d+)$/m.exec(await exposition())?.[1]);
+  const unrecorded = () => ({ audit: [], events: [] });
+  const plants = Array.from({ length: 1_000 }, (_, index) => ({ id: uniqueId(), name: `Loaded then closed ${index}`, tag: null }));
+  await engine().plants.insertMany(plants, unrecorded);
+  const before = await analyses();
+
+  // The writes were enough for a look (the test above left about 1,500 plants, a fifth of which is
+  // under 1,000); closing the connections forgets it. Past the quiet second it would have waited
+  // for, wall-clock time (the analysis is timed by the wall clock), nothing ran.
+  await closeDb();
+  const quietPassed = Date.now() + 1_500;
+  await expect.poll(() => Date.now() >= quietPassed, { timeout: 5_000, interval: 100 }).toBe(true);
+  expect(await analyses()).toBe(before);
 });

@@ -1,11 +1,13 @@
 // Everything PostgreSQL implements (the Engine of lib/db/stores.ts), reached only through engine()
-// (lib/db/engine.ts). It holds nothing open of its own: every statement runs on Prisma's pool.
+// (lib/db/engine.ts). It holds nothing open of its own (every statement runs on Prisma's pool) but
+// the plants table's analysis waiting for a pause in the writes, which closing forgets.
 import 'server-only';
 import type { Engine } from '../stores';
 import { postgresqlAccounts } from './accounts';
 import { postgresqlDeliveries } from './deliveries';
 import { postgresqlLoginThrottle } from './login-throttle';
 import { postgresqlMaintenance } from './maintenance';
+import { forgetPlantsWritten } from './plant-statistics';
 import { postgresqlPlants } from './plants';
 import { postgresqlRateCounter } from './rate-counter';
 import { postgresqlTokenUse } from './token-use';
@@ -19,5 +21,5 @@ export const postgresqlEngine: Engine = {
   tokenUse: postgresqlTokenUse,
   accounts: postgresqlAccounts,
   maintenance: postgresqlMaintenance,
-  close: () => {},
+  close: forgetPlantsWritten,
 };

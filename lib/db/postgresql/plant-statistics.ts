@@ -46,6 +46,16 @@ export function notePlantsWritten(rows: number): void {
   if (state.written >= state.enough && !state.timer && !state.running) arm(QUIET_MS);
 }
 
+/**
+ * Forgets the plants written so far and any analysis waiting for them: the engine's connections are
+ * closing (lib/db/engine.ts, closeDb), and what the writes call for is the database they went to,
+ * which the next connections may not reach. An analysis already running ends on its own.
+ */
+export function forgetPlantsWritten(): void {
+  clearTimeout(state.timer);
+  Object.assign(state, { timer: undefined, written: 0, enough: MIN_ROWS, firstAt: 0, lastAt: 0 });
+}
+
 function arm(ms: number) {
   state.timer = setTimeout(() => void look(), ms);
   state.timer.unref();
@@ -71,8 +81,9 @@ async function look() {
       }
       await db().$executeRawUnsafe(ANALYZE);
       countPlantAnalysis();
-      // Only what was looked at is settled: writes made meanwhile stay counted.
-      state.written -= written;
+      // Only what was looked at is settled: writes made meanwhile stay counted (none, when the
+      // writes were forgotten meanwhile).
+      state.written = Math.max(0, state.written - written);
       state.enough = MIN_ROWS;
     });
     looked = true;
