@@ -2,7 +2,9 @@
 // a store of 100,000 plants, on SQLite and on PostgreSQL, each through the production server:
 //
 //   batch    POST /plants/batch, 1000 plants a request: plants stored per second, with one client
-//            (as the import page sends) and with two at once
+//            (as the import page sends) and with two at once; and the same batches stored in this
+//            process by the batch's own code (lib/plants/batch.ts) on a database of their own, with
+//            no HTTP and no JSON: what the engine and the batch's rules allow on their own
 //   search   GET /plants with q and tag, a mix of searches (bench/catalogue-data.mjs), each as
 //            frequent as the others, at 8 connections (--connections): p50 and p99, of the mix and of each search
 //   export   GET /plants/export of all 100,000: time, and the server's RSS before and at its peak
@@ -22,7 +24,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
 import type { DatabaseEngine } from '../lib/db/url';
-import { createTestDatabase, tokenIn } from '../test/support/database';
+import { createTestDatabase, tokenIn, usingDatabase } from '../test/support/database';
 import { startServer, type RunningServer } from '../test/support/server';
 import { SEARCHES, catalogueName, catalogueTag } from './catalogue-data.mjs';
 
@@ -79,6 +81,32 @@ async function load(server: RunningServer, token: string, bodies: string[], clie
   };
   await Promise.all(Array.from({ length: clients }, client));
   return stored / ((performance.now() - started) / 1000);
+}
+
+/**
+ * Stores `bodies` through createPlants (lib/plants/batch.ts) in this process, on a fresh database of
+ * `engine`, one batch after another; resolves to plants stored per second. The bodies are read
+ * before the clock starts, so what is timed is the batch's rules, its chunks' transactions, their
+ * audit records and events: a POST /plants/batch without HTTP, JSON or the server around it.
+ */
+async function storedInProcess(engine: DatabaseEngine, bodies: string[]): Promise<number> {
+  const database = await createTestDatabase(engine);
+  try {
+    return await usingDatabase(database.url, async () => {
+      const { createPlants } = await import('../lib/plants/batch');
+      const { OPERATOR_COMMAND } = await import('../lib/audit/context');
+      const { parseJsonExact } = await import('../lib/shared/json');
+      const batches = bodies.map((body) => parseJsonExact(body) as unknown[]);
+      let stored = 0;
+      const started = performance.now();
+      for (const items of batches) stored += (await createPlants(items, OPERATOR_COMMAND)).filter((result) => result.status === 200 && result.created).length;
+      const perSecond = stored / ((performance.now() - started) / 1000);
+      if (stored !== bodies.length * BATCH) throw new Error(`stored ${stored} of ${bodies.length * BATCH} plants in process`);
+      return perSecond;
+    });
+  } finally {
+    await database.remove();
+  }
 }
 
 type SearchFigures = { label: string; requests: number; p50: number; p99: number; max: number; found: number };
@@ -238,7 +266,13 @@ async function run(engine: DatabaseEngine) {
     say(`${engine}: each count's first after a change, one at a time`);
     const countAfterChange = await countsAfterChanges(server, token, 10);
     say(`${engine}: count after a change p50 ${countAfterChange.p50.toFixed(1)} ms, p99 ${countAfterChange.p99.toFixed(1)} ms`);
-    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients }, search, count, uncounted, countAfterChange, stats, exported };
+
+    await server.stop();
+    server = undefined;
+    say(`${engine}: the first half's batches again, stored in this process (no HTTP, no JSON)`);
+    const inProcess = await storedInProcess(engine, batchBodies(0, half));
+    say(`${engine}: batch in process ${Math.round(inProcess)} plants/s`);
+    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients, inProcess }, search, count, uncounted, countAfterChange, stats, exported };
   } finally {
     await server?.stop();
     await database.remove();
@@ -253,11 +287,11 @@ const lines = [
   `Catalogue on ${PLANTS.toLocaleString('en-US')} plants, production server, ${new Date().toISOString()}`,
   `machine: ${os.cpus()[0]?.model?.trim()} x ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`,
   '',
-  `engine       batch plants/s (1 client / 2)   search p50 / p99 ms (${SEARCH_CONNECTIONS} conn.)   search req/s   export 100k: s, MB, server RSS before → peak`,
+  `engine       batch plants/s (1 client / 2 / in process)   search p50 / p99 ms (${SEARCH_CONNECTIONS} conn.)   search req/s   export 100k: s, MB, server RSS before → peak`,
 ];
 for (const result of results) {
   lines.push(
-    `${result.engine.padEnd(12)} ${`${Math.round(result.batch.oneClient)} / ${Math.round(result.batch.twoClients)}`.padEnd(32)} ${`${result.search.p50.toFixed(1)} / ${result.search.p99.toFixed(1)}${result.search.failed ? ` (${result.search.failed} failed)` : ''}`.padEnd(31)} ${Math.round(result.search.reqPerSec).toString().padEnd(14)} ${result.exported.seconds.toFixed(2)} s, ${result.exported.megabytes.toFixed(1)} MB, ${result.exported.rssBeforeMb.toFixed(0)} → ${result.exported.rssPeakMb.toFixed(0)} MB`,
+    `${result.engine.padEnd(12)} ${`${Math.round(result.batch.oneClient)} / ${Math.round(result.batch.twoClients)} / ${Math.round(result.batch.inProcess)}`.padEnd(44)} ${`${result.search.p50.toFixed(1)} / ${result.search.p99.toFixed(1)}${result.search.failed ? ` (${result.search.failed} failed)` : ''}`.padEnd(31)} ${Math.round(result.search.reqPerSec).toString().padEnd(14)} ${result.exported.seconds.toFixed(2)} s, ${result.exported.megabytes.toFixed(1)} MB, ${result.exported.rssBeforeMb.toFixed(0)} → ${result.exported.rssPeakMb.toFixed(0)} MB`,
   );
 }
 for (const result of results) {

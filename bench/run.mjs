@@ -866,7 +866,7 @@ function report(run) {
   for (const result of run.catalogue ?? []) {
     lines.push(
       `catalogue, ${result.engine}, ${result.plants} plants: batch ${Math.round(result.batch.oneClient)} plants/s (1 client), ` +
-        `${Math.round(result.batch.twoClients)} (2); search p50 ${result.search.p50.toFixed(1)} ms, p99 ${result.search.p99.toFixed(1)} ms at 8 connections; ` +
+        `${Math.round(result.batch.twoClients)} (2), ${Math.round(result.batch.inProcess)} in process (no HTTP, no JSON); search p50 ${result.search.p50.toFixed(1)} ms, p99 ${result.search.p99.toFixed(1)} ms at 8 connections; ` +
         `export ${result.exported.seconds.toFixed(2)} s, server RSS ${result.exported.rssBeforeMb.toFixed(0)} → ${result.exported.rssPeakMb.toFixed(0)} MB`,
     );
   }
