@@ -4,11 +4,11 @@
 // Strict-Transport-Security when clients reach the service over https, and none otherwise. Over a
 // raw socket, so a header sent twice shows as two.
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newAccount } from '../support/accounts';
 import { newToken, sharedServer } from '../support/api';
-import { testEngine } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { testEngine, tokenIn } from '../support/database';
+import { test as base } from '../support/fixtures';
 import { rawAnswer, requestBytes, type RawResponse } from '../support/raw-socket';
 import { signInOn } from '../support/sign-in';
 
@@ -119,6 +119,18 @@ describe('every HTML answer carries the security headers', () => {
 // handlers, errors, and the requests main.mjs refuses itself.
 const HSTS = 'max-age=63072000; includeSubDomains';
 
+// Strict-Transport-Security on servers of their own (SQLite only): two on the file's database,
+// with a token of it. The proxied one sends everything through Next's router, so /plants is
+// answered by both paths.
+const test = base.extend('hsts', { scope: 'file' }, async ({ ownDatabase, startFileServer }) => {
+  const { token } = await tokenIn(ownDatabase.url, 'hsts');
+  const [configured, proxied] = await Promise.all([
+    startFileServer({ database: ownDatabase, env: { PUBLIC_URL: 'https://plants.example.com' } }),
+    startFileServer({ database: ownDatabase, env: { TRUST_PROXY: '1', API_DIRECT_ROUTES: 'off' } }),
+  ]);
+  return { token, configured, proxied };
+});
+
 describe('Strict-Transport-Security', () => {
   let token: string;
 
@@ -126,8 +138,8 @@ describe('Strict-Transport-Security', () => {
     token = await newToken('hsts');
   });
 
-  /** Raw answers of `server` to `headers`: a page, the API (200 and 401), next-auth, the document, a 404, and a target main.mjs refuses. */
-  async function answersOf(server: { url: string }, headers: string[] = []): Promise<[string, RawResponse][]> {
+  /** Raw answers of `server` to `headers`: a page, the API (200 with `token`, and 401), next-auth, the document, a 404, and a target main.mjs refuses. */
+  async function answersOf(server: { url: string }, token: string, headers: string[] = []): Promise<[string, RawResponse][]> {
     const host = `Host: ${new URL(server.url).host}`;
     const get = (path: string, extra: string[] = []) => rawAnswer(Number(new URL(server.url).port), requestBytes([`GET ${path} HTTP/1.1`, host, 'Connection: close', ...headers, ...extra]), { timeoutMs: FIRST_RENDER_MS });
     const answers: [string, RawResponse][] = [];
@@ -155,42 +167,28 @@ describe('Strict-Transport-Security', () => {
   };
 
   it("is never sent without PUBLIC_URL or TRUST_PROXY, whatever X-Forwarded-Proto the client sends", async () => {
-    expectNoHsts(await answersOf({ url: sharedServer().url }));
-    expectNoHsts(await answersOf({ url: sharedServer().url }, ['X-Forwarded-Proto: https']));
+    expectNoHsts(await answersOf(sharedServer(), token));
+    expectNoHsts(await answersOf(sharedServer(), token, ['X-Forwarded-Proto: https']));
   });
 
   // Engine-independent: the servers of their own run on SQLite only. PUBLIC_URL http, with a
   // trusted proxy or without, is held by test/unit/strict-transport-security.test.ts.
   describe.runIf(testEngine() === 'sqlite')('on servers of their own', () => {
-    let configured: RunningServer;
-    let proxied: RunningServer;
 
-    beforeAll(async () => {
-      const databaseUrl = inject('databaseUrl');
-      // The proxied server sends everything through Next's router, so /plants is answered by both paths.
-      [configured, proxied] = await Promise.all([
-        startServer({ databaseUrl, env: { PUBLIC_URL: 'https://plants.example.com' } }),
-        startServer({ databaseUrl, env: { TRUST_PROXY: '1', API_DIRECT_ROUTES: 'off' } }),
-      ]);
-    });
-    afterAll(async () => {
-      await Promise.all([configured, proxied].map((server) => server?.stop()));
-    });
-
-    it('PUBLIC_URL https: on every answer, through the direct path and Next alike', async () => {
+    test('PUBLIC_URL https: on every answer, through the direct path and Next alike', async ({ hsts: { token, configured } }) => {
       expect(configured.output()).toMatch(/route handlers answered directly: .*\/plants\b/);
-      expectHsts(await answersOf(configured));
-      expectHsts(await answersOf(configured, ['X-Forwarded-Proto: http']));
+      expectHsts(await answersOf(configured, token));
+      expectHsts(await answersOf(configured, token, ['X-Forwarded-Proto: http']));
     });
 
-    it("TRUST_PROXY: when the trusted proxy's X-Forwarded-Proto says https, and only then", async () => {
+    test("TRUST_PROXY: when the trusted proxy's X-Forwarded-Proto says https, and only then", async ({ hsts: { token, proxied } }) => {
       expect(proxied.output()).toContain('everything through Next (API_DIRECT_ROUTES=off)');
-      expectHsts(await answersOf(proxied, ['X-Forwarded-Proto: https']));
+      expectHsts(await answersOf(proxied, token, ['X-Forwarded-Proto: https']));
       // The last entry is the trusted proxy's: what a client put before it does not count.
-      expectHsts(await answersOf(proxied, ['X-Forwarded-Proto: http, https']));
-      expectNoHsts(await answersOf(proxied, ['X-Forwarded-Proto: http']));
-      expectNoHsts(await answersOf(proxied, ['X-Forwarded-Proto: https, http']));
-      expectNoHsts(await answersOf(proxied));
+      expectHsts(await answersOf(proxied, token, ['X-Forwarded-Proto: http, https']));
+      expectNoHsts(await answersOf(proxied, token, ['X-Forwarded-Proto: http']));
+      expectNoHsts(await answersOf(proxied, token, ['X-Forwarded-Proto: https, http']));
+      expectNoHsts(await answersOf(proxied, token));
     });
   });
 });

@@ -2,38 +2,31 @@
 // no answer takes its origin from them otherwise: not the OpenAPI document's servers, not
 // next-auth's pages and redirects. PUBLIC_URL, when set, names the origin. Engine-independent,
 // so it runs on SQLite only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { generateApiToken } from '../../lib/auth/tokens/format';
 import { expectError, request } from '../support/api';
 import { startOfWindow } from '../support/clock';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { test as base } from '../support/fixtures';
+import type { RunningServer } from '../support/server';
 import { csrfOn, logLinesIn, postAuth, signInOn, userIn } from '../support/sign-in';
 
 const EMAIL = 'forwarded@example.com';
 const PASSWORD = 'a long forwarded passphrase';
 const EVIL = { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https', 'x-forwarded-for': '192.0.2.66', forwarded: 'host=evil.example' };
 
-let database: TestDatabase;
-let plain: RunningServer;
-let configured: RunningServer;
-let proxied: RunningServer;
+// Three servers on the file's database, one account in it: without either setting, with
+// PUBLIC_URL, and behind a trusted proxy.
+const test = base.extend('servers', { scope: 'file' }, async ({ ownDatabase, startFileServer }) => {
+  await userIn(ownDatabase.url, EMAIL, PASSWORD);
+  const [plain, configured, proxied] = await Promise.all(
+    ([{ AUTH_FAILURES_PER_MINUTE: '5' }, { PUBLIC_URL: 'https://plants.example.com' }, { TRUST_PROXY: 'true' }] as Record<string, string>[]).map((env) =>
+      startFileServer({ database: ownDatabase, env }),
+    ),
+  );
+  return { plain, configured, proxied };
+});
 
 describe('forwarded headers', () => {
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    await userIn(database.url, EMAIL, PASSWORD);
-    [plain, configured, proxied] = await Promise.all([
-      startServer({ databaseUrl: database.url, env: { AUTH_FAILURES_PER_MINUTE: '5' } }),
-      startServer({ databaseUrl: database.url, env: { PUBLIC_URL: 'https://plants.example.com' } }),
-      startServer({ databaseUrl: database.url, env: { TRUST_PROXY: 'true' } }),
-    ]);
-  });
-  afterAll(async () => {
-    await Promise.all([plain, configured, proxied].map((server) => server?.stop()));
-    await database?.remove();
-  });
-
   /** The origin every answer of `server` names, to a client sending `headers`. */
   async function originsNamed(server: RunningServer, headers: Record<string, string>) {
     const named: string[] = [];
@@ -62,7 +55,7 @@ describe('forwarded headers', () => {
     return named;
   }
 
-  it('without TRUST_PROXY or PUBLIC_URL, answers name no origin at all, whatever the client sends', async () => {
+  test('without TRUST_PROXY or PUBLIC_URL, answers name no origin at all, whatever the client sends', async ({ servers: { plain } }) => {
     expect(await originsNamed(plain, EVIL)).toEqual([]);
     const document = await request(plain, '/openapi.json', { headers: EVIL });
     expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
@@ -70,13 +63,13 @@ describe('forwarded headers', () => {
     expect(signOutPage.text).toContain('<form action="/api/auth/signout" method="POST">');
   });
 
-  it('with PUBLIC_URL, answers name it and nothing else', async () => {
+  test('with PUBLIC_URL, answers name it and nothing else', async ({ servers: { configured } }) => {
     const named = await originsNamed(configured, EVIL);
     expect(named.length).toBeGreaterThanOrEqual(2);
     expect(new Set(named)).toEqual(new Set(['https://plants.example.com']));
   });
 
-  it('with TRUST_PROXY, next-auth names the host and scheme the proxy forwards; the document stays relative', async () => {
+  test('with TRUST_PROXY, next-auth names the host and scheme the proxy forwards; the document stays relative', async ({ servers: { proxied } }) => {
     const named = await originsNamed(proxied, { 'x-forwarded-host': 'plants.example.net', 'x-forwarded-proto': 'https' });
     expect(named.length).toBeGreaterThanOrEqual(2);
     expect(new Set(named)).toEqual(new Set(['https://plants.example.net']));
@@ -84,7 +77,7 @@ describe('forwarded headers', () => {
     expect((document.body as { servers: unknown }).servers).toEqual([{ url: '/' }]);
   });
 
-  it("without TRUST_PROXY, a client's X-Forwarded-For does not change its address", async () => {
+  test("without TRUST_PROXY, a client's X-Forwarded-For does not change its address", async ({ servers: { plain, configured, proxied } }) => {
     // Counts are per whole minute: a fresh one.
     // All three servers' clocks together: the sign-in throttle they share is in the database.
     await startOfWindow(plain.clock, configured.clock, proxied.clock);
@@ -102,7 +95,7 @@ describe('forwarded headers', () => {
     expect(new Set(addresses)).toEqual(new Set(['127.0.0.1']));
   });
 
-  it('with TRUST_PROXY, the address is the one the proxy appended', async () => {
+  test('with TRUST_PROXY, the address is the one the proxy appended', async ({ servers: { proxied } }) => {
     const csrf = await csrfOn(proxied);
     await fetch(`${proxied.url}/api/auth/callback/credentials`, {
       method: 'POST',

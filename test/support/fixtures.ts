@@ -7,6 +7,8 @@
 //   ownServerEnv      the settings ownServer starts with: override it with withServerEnv()
 //   startOwnServer    starts servers of the test's own, each with its own settings and (unless
 //                     given one) its own database; all stopped and removed after the test
+//   startFileServer   the same for servers a file's tests share (file-scoped): stopped and
+//                     removed when the file ends
 //
 // processOnOwnDatabase() is for files whose rules depend on every row there is (the first account, the
 // last admin): it also points this process's lib/db at a database of the file's own.
@@ -34,22 +36,26 @@ export const test = base
     onCleanup(() => server.stop('SIGKILL'));
     return server;
   })
-  .extend('startOwnServer', async ({}, { onCleanup }) => {
-    const started: OwnServer[] = [];
-    const made: TestDatabase[] = [];
-    onCleanup(async () => {
-      await Promise.all(started.map((server) => server.stop('SIGKILL')));
-      for (const database of made) await database.remove();
-    });
-    return async (options: OwnServerOptions = {}): Promise<OwnServer> => {
-      const { database: given, ...serverOptions } = options;
-      let database = given;
-      if (!database) made.push((database = await createTestDatabase()));
-      const server = await startServer({ ...serverOptions, databaseUrl: database.url });
-      started.push(Object.assign(server, { database }));
-      return started.at(-1)!;
-    };
+  .extend('startOwnServer', async ({}, { onCleanup }) => serverStarter(onCleanup))
+  .extend('startFileServer', { scope: 'file' }, async ({}, { onCleanup }) => serverStarter(onCleanup));
+
+/** Starts servers (each on its own database unless given one), all stopped and their databases removed at `onCleanup`. */
+function serverStarter(onCleanup: (cleanup: () => Promise<void>) => void): (options?: OwnServerOptions) => Promise<OwnServer> {
+  const started: OwnServer[] = [];
+  const made: TestDatabase[] = [];
+  onCleanup(async () => {
+    await Promise.all(started.map((server) => server.stop('SIGKILL')));
+    for (const database of made) await database.remove();
   });
+  return async (options = {}) => {
+    const { database: given, ...serverOptions } = options;
+    let database = given;
+    if (!database) made.push((database = await createTestDatabase()));
+    const server = Object.assign(await startServer({ ...serverOptions, databaseUrl: database.url }), { database });
+    started.push(server);
+    return server;
+  };
+}
 
 /** `test` with ownServer started with `env`. */
 export const withServerEnv = (env: Record<string, string>) => test.extend('ownServerEnv', { scope: 'file' }, env);
