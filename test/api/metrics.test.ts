@@ -2,12 +2,14 @@
 // server answers /plants directly; a server of this file's own sends everything through Next's
 // router (API_DIRECT_ROUTES=off), with a small rate limit and a webhook endpoint whose receiver is
 // down, so its counts start from nothing and can be held exactly.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createOn, expectError, request, sharedServer, uniqueId } from '../support/api';
-import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { freePort, startServer, type RunningServer } from '../support/server';
+import { awayFromWindowEnd } from '../support/clock';
+import { tokenIn } from '../support/database';
+import { test as base, type OwnServer } from '../support/fixtures';
+import { freePort } from '../support/server';
 import { signInOn } from '../support/sign-in';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
@@ -155,57 +157,53 @@ describe('GET /metrics on the shared server (the direct path)', () => {
   });
 });
 
+// Above the scrapes the tests through Next's router make (seven), so only their burst is refused.
+const LIMIT = 10;
+
+// A server of the file's own that sends everything through Next's router, with a small rate limit
+// and a webhook endpoint whose receiver is down, and its tokens: one to create with, the
+// scraper's, and one for the burst.
+const test = base.extend('routed', { scope: 'file' }, async ({ ownDatabase, startFileServer }) => {
+  const unreachable = `http://127.0.0.1:${await freePort()}/hooks`;
+  // Nothing listens on that port: every attempt fails, and the first retry is an hour away.
+  const [, { token }, { token: scraperToken }, { token: busy }] = await Promise.all([
+    endpointIn(ownDatabase.url, unreachable),
+    tokenIn(ownDatabase.url, 'next'),
+    tokenIn(ownDatabase.url, 'scraper', ['metrics:read']),
+    tokenIn(ownDatabase.url, 'busy'),
+  ]);
+  const server = await startFileServer({
+    database: ownDatabase,
+    env: { API_DIRECT_ROUTES: 'off', RATE_LIMIT_PER_MINUTE: String(LIMIT), WEBHOOK_ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE: '1h' },
+  });
+  return { server, token, scraperToken, busy };
+});
+
+/** `server`'s metrics, read with the scraper's token. */
+async function scrapeOf({ server, scraperToken }: { server: OwnServer; scraperToken: string }) {
+  const answer = await request(server, '/metrics', { headers: { authorization: `Bearer ${scraperToken}` } });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.text;
+}
+
 describe("GET /metrics through Next's router, with a rate limit and a webhook receiver that is down", () => {
-  // Above the scrapes this describe makes (seven), so only the burst below is refused.
-  const LIMIT = 10;
-  let database: TestDatabase;
-  let server: RunningServer;
-  let token: string;
-  let scraperToken: string;
-  let busy: string;
-
-  const scrape = async () => {
-    const answer = await request(server, '/metrics', { headers: { authorization: `Bearer ${scraperToken}` } });
-    expect(answer.status, answer.text).toBe(200);
-    return answer.text;
-  };
-
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const unreachable = `http://127.0.0.1:${await freePort()}/hooks`;
-    // Nothing listens on that port: every attempt fails, and the first retry is an hour away.
-    [, { token }, { token: scraperToken }, { token: busy }] = await Promise.all([
-      endpointIn(database.url, unreachable),
-      tokenIn(database.url, 'next'),
-      tokenIn(database.url, 'scraper', ['metrics:read']),
-      tokenIn(database.url, 'busy'),
-    ]);
-    server = await startServer({
-      databaseUrl: database.url,
-      env: { API_DIRECT_ROUTES: 'off', RATE_LIMIT_PER_MINUTE: String(LIMIT), WEBHOOK_ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE: '1h' },
-    });
-  });
-  afterAll(async () => {
-    await server?.stop();
-    await database?.remove();
-  });
-
-  it("counts a POST /plants through Next's router under its route; the pending deliveries and their age show the receiver is down", async () => {
-    const before = await scrape();
+  test("counts a POST /plants through Next's router under its route; the pending deliveries and their age show the receiver is down", async ({ routed }) => {
+    const { server, token } = routed;
+    const before = await scrapeOf(routed);
     expect(valueOf(before, 'plant_store_webhook_deliveries_pending')).toBe(0);
     expect(valueOf(before, 'plant_store_webhook_oldest_pending_seconds')).toBe(0);
     expect((await createOn(server, token, `{"id": ${uniqueId()}, "name": "Through Next"}`)).status).toBe(200);
-    const after = await scrape();
+    const after = await scrapeOf(routed);
     expect(requests(after, 'POST', '/plants', 200) - requests(before, 'POST', '/plants', 200)).toBe(1);
 
     // The dispatcher tries once, fails, and schedules the retry: the delivery stays pending. Waited
     // for in the database, so the scrapes stay within the scraper's rate limit.
     await eventually(async () => {
-      const [delivery] = await deliveriesIn(database);
+      const [delivery] = await deliveriesIn(server.database);
       expect([delivery.status, Number(delivery.attempts)]).toEqual(['pending', 1]);
       expect(delivery.lastError).not.toBeNull();
     });
-    const failed = await scrape();
+    const failed = await scrapeOf(routed);
     expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'retrying' })).toBe(1);
     expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'succeeded' })).toBe(0);
     expect(valueOf(failed, 'plant_store_webhook_deliveries_pending')).toBe(1);
@@ -214,24 +212,25 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
     expect(age).toBeLessThan(60);
   });
 
-  it('counts a failed sign-in', async () => {
-    const before = await scrape();
-    const refused = await signInOn(server, `nobody-${uniqueId()}@example.com`, 'not the password');
+  test('counts a failed sign-in', async ({ routed }) => {
+    const before = await scrapeOf(routed);
+    const refused = await signInOn(routed.server, `nobody-${uniqueId()}@example.com`, 'not the password');
     expect(refused.session).toBeNull();
     const signIns = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'sign_in' });
-    expect(signIns(await scrape()) - signIns(before)).toBe(1);
+    expect(signIns(await scrapeOf(routed)) - signIns(before)).toBe(1);
   });
 
-  it('counts a request refused for the rate limit', async () => {
-    // Windows are whole minutes: start the burst early enough in one that it ends in the same one.
-    const intoWindow = Date.now() % 60_000;
-    if (intoWindow > 55_000) await new Promise((resolve) => setTimeout(resolve, 60_000 - intoWindow + 50));
-    const before = await scrape();
+  test('counts a request refused for the rate limit', async ({ routed }) => {
+    const { server, busy } = routed;
+    // Windows are whole minutes: the burst starts early enough in one to end in the same one (the
+    // server's clock moved to a fresh window when it is near the end of one).
+    await awayFromWindowEnd(5_000, server.clock);
+    const before = await scrapeOf(routed);
     expect(valueOf(before, 'plant_store_rate_limited_total')).toBe(0);
     for (let index = 0; index < LIMIT; index++) {
       expect((await request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } })).status).toBe(200);
     }
     expectError(await request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } }), 429, 42901);
-    expect(valueOf(await scrape(), 'plant_store_rate_limited_total')).toBe(1);
+    expect(valueOf(await scrapeOf(routed), 'plant_store_rate_limited_total')).toBe(1);
   });
 });
