@@ -3,38 +3,30 @@
 // and the log lines sign-in writes. Password checks are counted from those log lines: each check
 // writes "sign-in failed" or "sign-in succeeded". The throttle's store (its claims, expired rows
 // purged) is held to its contract in test/db/contract/auth-stores.test.ts.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { expectError, request } from '../support/api';
-import { createTestDatabase, type TestDatabase } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import type { TestDatabase } from '../support/database';
+import { withServerEnv } from '../support/fixtures';
+import type { RunningServer } from '../support/server';
 import { rawExchange, requestBytes } from '../support/raw-socket';
 import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, signInOn, throttledBurst, userIn } from '../support/sign-in';
 
 const PASSWORD = 'a long limits passphrase';
-let database: TestDatabase;
-let server: RunningServer;
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  // The per-address allowance of password attempts is off here: this file's bursts come from one
-  // address and are about the per-email throttle; the allowance has its own (abuse-bursts.test.ts).
-  server = await startServer({ databaseUrl: database.url, env: { PASSWORD_ATTEMPTS_PER_MINUTE: 'off' } });
-});
-afterAll(async () => {
-  await server?.stop();
-  await database?.remove();
-});
+// The per-address allowance of password attempts is off here: this file's bursts come from one
+// address and are about the per-email throttle; the allowance has its own (abuse-bursts.test.ts).
+const test = withServerEnv({ PASSWORD_ATTEMPTS_PER_MINUTE: 'off' });
 
-const logLines = (messages: string[], email?: string) => logLinesIn(server.output(), messages, email);
-const passwordChecks = (email: string) => passwordChecksIn(server.output(), email);
+const logLines = (server: RunningServer, messages: string[], email?: string) => logLinesIn(server.output(), messages, email);
+const passwordChecks = (server: RunningServer, email: string) => passwordChecksIn(server.output(), email);
 
-async function throttleRow(email: string) {
+async function throttleRow(database: TestDatabase, email: string) {
   const rows = await database.execute(`SELECT "attempts", "lastAttemptAt" FROM "LoginThrottle" WHERE "key" = '${email}'`);
   return rows[0] as { attempts: number | bigint; lastAttemptAt: bigint } | undefined;
 }
 
 describe('the throttle, under a burst of parallel attempts', () => {
-  it('runs at most 5 password checks out of 100, and refuses the correct password while throttled', async () => {
+  test('runs at most 5 password checks out of 100, and refuses the correct password while throttled', async ({ ownServer: server, ownDatabase: database }) => {
     const email = `burst-${Date.now()}@example.com`;
     await userIn(database.url, email, PASSWORD);
     const csrf = await csrfOn(server);
@@ -43,31 +35,31 @@ describe('the throttle, under a burst of parallel attempts', () => {
     const { correct, answers } = await throttledBurst([server], email, PASSWORD, (_, password) => attempt(password));
 
     expect(answers).toHaveLength(100);
-    expect(passwordChecks(email)).toBeLessThanOrEqual(5);
-    expect(logLines(['sign-in succeeded'], email)).toEqual([]);
+    expect(passwordChecks(server, email)).toBeLessThanOrEqual(5);
+    expect(logLines(server, ['sign-in succeeded'], email)).toEqual([]);
     expect(refusalOf(correct)).toMatch(/^TooManyAttempts:\d+$/);
     for (const answer of answers) expect(answer.status).toBe(401);
     const throttled = answers.filter((answer) => refusalOf(answer)?.startsWith('TooManyAttempts:'));
     expect(throttled.length).toBeGreaterThanOrEqual(95);
-    expect(Number((await throttleRow(email))!.attempts)).toBeLessThanOrEqual(5);
+    expect(Number((await throttleRow(database, email))!.attempts)).toBeLessThanOrEqual(5);
 
     // Once the wait is over (moved back in the database rather than waited for), another burst
     // of 60 gets exactly one more check: the claim stays atomic after the wait too.
-    const checksBefore = passwordChecks(email);
+    const checksBefore = passwordChecks(server, email);
     await database.execute(`UPDATE "LoginThrottle" SET "lastAttemptAt" = "lastAttemptAt" - 6000 WHERE "key" = '${email}'`);
     await Promise.all(Array.from({ length: 60 }, (_, index) => attempt(`later guess ${index}`)));
-    expect(passwordChecks(email) - checksBefore).toBe(1);
+    expect(passwordChecks(server, email) - checksBefore).toBe(1);
 
     // A success clears the count.
     await database.execute(`UPDATE "LoginThrottle" SET "lastAttemptAt" = "lastAttemptAt" - 20000 WHERE "key" = '${email}'`);
     const signedIn = await signInOn(server, email, PASSWORD);
     expect(signedIn.session).not.toBeNull();
-    expect(await throttleRow(email)).toBeUndefined();
+    expect(await throttleRow(database, email)).toBeUndefined();
   });
 });
 
 describe('sign-in input is limited before any work', () => {
-  it('an email over 254 characters or a password over 1,024 is refused without a check or a throttle row', async () => {
+  test('an email over 254 characters or a password over 1,024 is refused without a check or a throttle row', async ({ ownServer: server, ownDatabase: database }) => {
     const email = `capped-${Date.now()}@example.com`;
     await userIn(database.url, email, PASSWORD);
     const longEmail = `${'x'.repeat(250)}@example.com`;
@@ -77,15 +69,15 @@ describe('sign-in input is limited before any work', () => {
       expect(answer.status).toBe(401);
       expect(refusalOf(answer)).toBe('CredentialsSignin');
     }
-    expect(passwordChecks(email) + passwordChecks(longEmail)).toBe(0);
-    expect(await throttleRow(email)).toBeUndefined();
-    expect(await throttleRow(longEmail)).toBeUndefined();
-    expect(logLines(['sign-in refused']).filter((line) => line.reason === 'input too long').length).toBeGreaterThanOrEqual(2);
+    expect(passwordChecks(server, email) + passwordChecks(server, longEmail)).toBe(0);
+    expect(await throttleRow(database, email)).toBeUndefined();
+    expect(await throttleRow(database, longEmail)).toBeUndefined();
+    expect(logLines(server, ['sign-in refused']).filter((line) => line.reason === 'input too long').length).toBeGreaterThanOrEqual(2);
     // At the limits, the account works.
     expect((await signInOn(server, email, PASSWORD)).session).not.toBeNull();
   });
 
-  it('a body over 8 KiB is refused with 413 before it is read', async () => {
+  test('a body over 8 KiB is refused with 413 before it is read', async ({ ownServer: server }) => {
     const csrf = await csrfOn(server);
     const response = await request(server, '/api/auth/callback/credentials', {
       method: 'POST',
@@ -96,10 +88,10 @@ describe('sign-in input is limited before any work', () => {
     expect(response.headers.get('cache-control')).toBe('no-store');
   });
 
-  it.each([
+  test.for([
     ['with Content-Length', false],
     ['chunked', true],
-  ])('a 50 MB sign-in body %s is refused within a second, while /api/health keeps answering', async (_label, chunked) => {
+  ] as const)('a 50 MB sign-in body %s is refused within a second, while /api/health keeps answering', async ([, chunked], { ownServer: server }) => {
     const size = 50 * 1024 * 1024;
     const piece = Buffer.alloc(64 * 1024, 'a');
     let stop = false;
@@ -149,14 +141,14 @@ describe('sign-in input is limited before any work', () => {
 });
 
 describe('sign-in log lines', () => {
-  it('record successes, failures and throttle trips with the email and address, never the password', async () => {
+  test('record successes, failures and throttle trips with the email and address, never the password', async ({ ownServer: server, ownDatabase: database }) => {
     const email = `logged-${Date.now()}@example.com`;
     await userIn(database.url, email, PASSWORD);
     for (let attempt = 0; attempt < 6; attempt++) await signInOn(server, email, `wrong password ${attempt}`);
     await database.execute(`DELETE FROM "LoginThrottle" WHERE "key" = '${email}'`);
     await signInOn(server, email, PASSWORD);
 
-    const lines = logLines(['sign-in failed', 'sign-in throttled', 'sign-in succeeded'], email);
+    const lines = logLines(server, ['sign-in failed', 'sign-in throttled', 'sign-in succeeded'], email);
     expect(lines.map((line) => line.msg)).toEqual([...Array(5).fill('sign-in failed'), 'sign-in throttled', 'sign-in succeeded']);
     for (const line of lines) expect(line.address).toBe('127.0.0.1');
     expect(lines[5].retryAfterSeconds).toBeGreaterThanOrEqual(1);
