@@ -1,27 +1,21 @@
 // Two production servers sharing one PostgreSQL database behave as one service.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { createOn, expectError, request, uniqueId } from '../support/api';
 import { startOfWindow } from '../support/clock';
-import { createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { tokenIn } from '../support/database';
+import { test as base } from '../support/fixtures';
 import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, throttledBurst, userIn } from '../support/sign-in';
 
 const LIMIT = 50;
-let database: TestDatabase;
-let servers: RunningServer[] = [];
+
+// Two servers on the file's database, each with the same rate limit.
+const test = base.extend('servers', { scope: 'file' }, async ({ ownDatabase, startFileServer }) => {
+  const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT) };
+  return Promise.all([startFileServer({ database: ownDatabase, env }), startFileServer({ database: ownDatabase, env })]);
+});
 
 describe('two instances on one PostgreSQL database', () => {
-  beforeAll(async () => {
-    database = await createTestDatabase();
-    const env = { RATE_LIMIT_PER_MINUTE: String(LIMIT) };
-    servers = await Promise.all([startServer({ databaseUrl: database.url, env }), startServer({ databaseUrl: database.url, env })]);
-  });
-  afterAll(async () => {
-    await Promise.all(servers.map((server) => server.stop()));
-    await database?.remove();
-  });
-
-  it('40 racers on one id, split across both, store one plant and get one created answer', async () => {
+  test('40 racers on one id, split across both, store one plant and get one created answer', async ({ servers, ownDatabase: database }) => {
     const { token } = await tokenIn(database.url, 'racers');
     const id = uniqueId();
     const racers = Array.from({ length: 40 }, (_, index) =>
@@ -41,7 +35,7 @@ describe('two instances on one PostgreSQL database', () => {
     expect(winner).toBe(`{"id":${id},"name":"${(stored[0] as { name: string }).name}"}`);
   });
 
-  it('a token revoked through one instance is refused by the other within a second', async () => {
+  test('a token revoked through one instance is refused by the other within a second', async ({ servers, ownDatabase: database }) => {
     const { id, token } = await tokenIn(database.url, 'soon revoked');
     // Both instances have just verified (and may cache) the token.
     for (const server of servers) expect((await request(server, '/plants', { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
@@ -65,7 +59,7 @@ describe('two instances on one PostgreSQL database', () => {
     for (const ms of refusedAfter) expect(ms).toBeLessThan(1000);
   });
 
-  it(`rate limits count across instances: ${LIMIT} a minute in all, not per instance`, async () => {
+  test(`rate limits count across instances: ${LIMIT} a minute in all, not per instance`, async ({ servers, ownDatabase: database }) => {
     const { token } = await tokenIn(database.url, 'busy');
     await startOfWindow(...servers.map((server) => server.clock));
     // 30 on each: either instance alone would allow all of its 30.
@@ -80,7 +74,7 @@ describe('two instances on one PostgreSQL database', () => {
     for (const response of refused) expectError(response, 429, 42901);
   });
 
-  it('the sign-in throttle counts across instances: a burst of 100 split over both runs at most 5 password checks', async () => {
+  test('the sign-in throttle counts across instances: a burst of 100 split over both runs at most 5 password checks', async ({ servers, ownDatabase: database }) => {
     const email = `burst-${Date.now()}@example.com`;
     const password = 'a long instances passphrase';
     await userIn(database.url, email, password);
