@@ -52,14 +52,14 @@ async function signedInMember(label: string): Promise<Member> {
   return { account, onA, cookie, pageToken, apiToken };
 }
 
+/** Paces the probes of a propagation measurement (which has its own deadline). */
+const paceProbes = () => new Promise((resolve) => setTimeout(resolve, 20));
+
 /**
  * Milliseconds from `since` (when the change was answered: it has committed) to the first attempt
  * that is refused with a 401 (checked by `check`), polling: the time it was sent, since on a busy
  * machine the answer's own latency says nothing about when the other instance saw the change.
  */
-/** Paces the probes of a propagation measurement (which has its own deadline). */
-const paceProbes = () => new Promise((resolve) => setTimeout(resolve, 20));
-
 async function refusedAfter(since: number, attempt: () => Promise<ApiResponse>, check: (response: ApiResponse) => void): Promise<number> {
   for (;;) {
     const sentAt = performance.now();
