@@ -5,16 +5,12 @@
 // must be the same on both paths, never a 5xx, and leave no stack in the log.
 import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestDatabase, tokenIn } from '../support/database';
+import { describe, expect, it } from 'vitest';
+import { tokenIn } from '../support/database';
+import { test } from '../support/fixtures';
 import { rawExchange, rawRequest, type RawExchange, type RawOptions, type RawResponse, type RawStep } from '../support/raw-socket';
-import { startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
 import { createOn } from '../support/api';
-
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
 
 const BODY_TIMEOUT_MS = 1500;
 let direct: RunningServer;
@@ -22,16 +18,14 @@ let throughNext: RunningServer;
 let token: string;
 let servers: [string, RunningServer][];
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  cleanups.push(database.remove);
-  ({ token } = await tokenIn(database.url, 'hostile'));
+// Two servers on the file's database (the fixtures stop them and remove it when the file ends).
+test.beforeAll(async ({ ownDatabase, startFileServer }) => {
+  ({ token } = await tokenIn(ownDatabase.url, 'hostile'));
   const env = { BODY_TIMEOUT_MS: String(BODY_TIMEOUT_MS), AUTH_FAILURES_PER_MINUTE: 'off' };
   [direct, throughNext] = await Promise.all([
-    startServer({ databaseUrl: database.url, env }),
-    startServer({ databaseUrl: database.url, env: { ...env, API_DIRECT_ROUTES: 'off' } }),
+    startFileServer({ database: ownDatabase, env }),
+    startFileServer({ database: ownDatabase, env: { ...env, API_DIRECT_ROUTES: 'off' } }),
   ]);
-  cleanups.push(() => direct.stop('SIGKILL'), () => throughNext.stop('SIGKILL'));
   servers = [
     ['direct', direct],
     ['next', throughNext],
