@@ -38,7 +38,7 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServer(options: {
+export type ServerOptions = {
   databaseUrl: string;
   port?: number;
   env?: Record<string, string>;
@@ -50,7 +50,25 @@ export async function startServer(options: {
   nodeFlags?: string[];
   /** How long it may take to answer (default 30 s; more for several servers started at once). */
   readyTimeoutMs?: number;
-}): Promise<RunningServer> {
+};
+
+// Attempts at a port of its own for a server given none: another suite's server may bind the port
+// freePort() found free before this one does (it starts for a second or more first).
+const PORT_ATTEMPTS = 3;
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startServerOnce(options);
+    } catch (error) {
+      if (!(error instanceof PortTakenError) || options.port !== undefined || attempt === PORT_ATTEMPTS) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOnce(options: ServerOptions): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
   const script = options.standaloneDir ? path.join(options.standaloneDir, 'server.js') : standaloneServer;
@@ -77,12 +95,18 @@ export async function startServer(options: {
   // Generous by default: a server starting beside other CPU-heavy work (the other suites, a build) is slow to start.
   const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
   for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
-    try {
-      const response = await fetch(`${url}/api/health`);
-      if (options.waitFor === 'listening' || response.ok) break;
-    } catch {
-      // not listening yet
+    if (child.exitCode !== null) {
+      const message = `the server exited with ${child.exitCode}:\n${output}`;
+      throw /"msg":"could not listen".*"code":"EADDRINUSE"/.test(output) ? new PortTakenError(message) : new Error(message);
+    }
+    // Only once this server says it listens: until then an answer on its port may be another's.
+    if (output.includes('"msg":"listening"')) {
+      try {
+        const response = await fetch(`${url}/api/health`);
+        if (options.waitFor === 'listening' || response.ok) break;
+      } catch {
+        // not answering yet
+      }
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
