@@ -15,9 +15,9 @@
 import { afterAll, beforeAll, test as base } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
 import { createTestDatabase, type TestDatabase } from './database';
-import { startServer, type RunningServer } from './server';
+import { startServer, type RunningServer, type ServerOptions } from './server';
 
-export type OwnServerOptions = Omit<Parameters<typeof startServer>[0], 'databaseUrl'> & {
+export type OwnServerOptions = Omit<ServerOptions, 'databaseUrl'> & {
   /** A database to share (another server's, say); by default one of the server's own. */
   database?: TestDatabase;
 };

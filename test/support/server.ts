@@ -48,7 +48,7 @@ export type ServerOptions = {
   standaloneDir?: string;
   /** Flags for node itself, before the script (a benchmark's --cpu-prof, say). */
   nodeFlags?: string[];
-  /** How long it may take to answer (default 30 s; more for several servers started at once). */
+  /** How long it may take to answer (default 90 s: a server starting beside the other suites is slow). */
   readyTimeoutMs?: number;
 };
 
