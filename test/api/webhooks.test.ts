@@ -2,7 +2,7 @@
 // receiver that verifies every signature with the standardwebhooks package's own verifier. The
 // dispatcher's store itself (fan-out, claims, leases) is held to its contract in
 // test/db/contract/deliveries.test.ts.
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { createOn, request, uniqueId } from '../support/api';
 import { staffContext } from '../../lib/audit/context';
 import { listAuditRecords } from '../../lib/audit/service';
@@ -14,9 +14,9 @@ import {
   setWebhookEndpointEnabled,
 } from '../../lib/webhooks/endpoints';
 import { newAccount, signIn } from '../support/accounts';
-import { createTestDatabase, testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
+import { testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
+import { test as base, type OwnServer, type OwnServerOptions } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { startServer, type RunningServer } from '../support/server';
 import { callAction, form } from '../support/server-actions';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
@@ -24,23 +24,35 @@ const INT64_MAX = 9223372036854775807n;
 // Retries come quickly here; the default schedule is 5s,5m,30m,2h,5h,10h,10h.
 const TEST_SCHEDULE = '100ms,200ms';
 
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
+// Receivers, each verifying every signature; all closed when the file ends.
+const test = base.extend('startReceiver', { scope: 'file' }, async ({}, { onCleanup }) => {
+  const started: Receiver[] = [];
+  onCleanup(async () => {
+    for (const receiver of started) await receiver.close();
+  });
+  return async () => {
+    const receiver = await startReceiver();
+    started.push(receiver);
+    return receiver;
+  };
 });
 
-async function setUp(env: Record<string, string> = {}) {
-  const database = await createTestDatabase();
-  cleanups.push(database.remove);
-  const receiver = await startReceiver();
-  cleanups.push(receiver.close);
-  const { id: endpointId, secret } = await endpointIn(database.url, receiver.url);
-  receiver.setSecret(secret);
-  const server = await startServer({
-    databaseUrl: database.url,
+/**
+ * A receiver, and a server (started by `start`: the file's or the test's own) on a database of its
+ * own that holds an endpoint for the receiver and a token.
+ */
+async function setUp(start: (options: OwnServerOptions) => Promise<OwnServer>, receiverFor: () => Promise<Receiver>, env: Record<string, string> = {}) {
+  const receiver = await receiverFor();
+  let endpointId = '';
+  const server = await start({
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE: TEST_SCHEDULE, ...env },
+    prepare: async (database) => {
+      const endpoint = await endpointIn(database.url, receiver.url);
+      receiver.setSecret(endpoint.secret);
+      endpointId = endpoint.id;
+    },
   });
-  cleanups.push(() => server.stop('SIGKILL'));
+  const { database } = server;
   const { token } = await tokenIn(database.url, 'webhooks');
   return { database, receiver, server, token, endpointId };
 }
@@ -50,12 +62,12 @@ const plantJson = (id: bigint, name: string) => `{"id": ${id}, "name": ${JSON.st
 describe('webhook deliveries', () => {
   let database: TestDatabase;
   let receiver: Receiver;
-  let server: RunningServer;
+  let server: OwnServer;
   let token: string;
   const bearer = () => ({ authorization: `Bearer ${token}` });
 
-  beforeAll(async () => {
-    ({ database, receiver, server, token } = await setUp());
+  test.beforeAll(async ({ startFileServer, startReceiver }) => {
+    ({ database, receiver, server, token } = await setUp(startFileServer, startReceiver));
   });
   beforeEach(() => receiver.respondWith(204));
   afterAll(() => expect(receiver.rejected).toEqual([]));
@@ -214,9 +226,8 @@ describe('webhook deliveries', () => {
     });
   });
 
-  it('do the same through the page\'s server actions, recorded as the admin who called them', async () => {
+  test('do the same through the page\'s server actions, recorded as the admin who called them', async ({ startReceiver }) => {
     const other = await startReceiver();
-    cleanups.push(other.close);
     const admin = await usingDatabase(database.url, () => newAccount('admin', 'webhook-page'));
     const asAdmin = await signIn(server.url, admin);
     const call = (name: string, ...args: unknown[]) => callAction(asAdmin, '/webhooks', name, ...args).then((answer) => answer.value);
@@ -246,10 +257,10 @@ describe('webhook deliveries', () => {
 });
 
 describe('a server killed between the commit and the delivery', () => {
-  it('delivers the event after it restarts', async () => {
+  test('delivers the event after it restarts', async ({ startOwnServer, startReceiver }) => {
     // The first server holds every event for a minute (a test-only setting): it answers 200, the
     // event is committed, and nothing has been sent when it is killed.
-    const { database, receiver, server, token } = await setUp({ PLANT_STORE_TEST_DISPATCH_DELAY_MS: '60000' });
+    const { database, receiver, server, token } = await setUp(startOwnServer, startReceiver, { PLANT_STORE_TEST_DISPATCH_DELAY_MS: '60000' });
     const id = uniqueId();
     // Answered 200: committed.
     expect((await createOn(server, token, plantJson(id, 'Survivor'))).status).toBe(200);
@@ -257,8 +268,8 @@ describe('a server killed between the commit and the delivery', () => {
     expect(receiver.attempts).toEqual([]);
 
     const restarted = performance.now();
-    const second = await startServer({ databaseUrl: database.url, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });
-    cleanups.push(() => second.stop('SIGKILL'));
+    // The restarted server, stopped with the test, delivers what the first one committed.
+    await startOwnServer({ database, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });
     const [delivered] = await receiver.waitFor((d) => d.event.data.id === id);
     expect(delivered.event).toMatchObject({ type: 'plant.created', data: { id, name: 'Survivor' } });
     expect(delivered.receivedAt - restarted).toBeLessThan(10_000);
@@ -267,14 +278,13 @@ describe('a server killed between the commit and the delivery', () => {
 });
 
 describe.runIf(testEngine() === 'postgresql')('two instances sharing one PostgreSQL database', () => {
-  it('deliver each event exactly once, whichever instance stored it', async () => {
+  test('deliver each event exactly once, whichever instance stored it', async ({ startOwnServer, startReceiver }) => {
     // Both hold events for a moment, so both dispatchers find the same ones due at the same time;
     // a slow receiver keeps both claiming, as each finished attempt frees a slot, while the other does.
     const env = { PLANT_STORE_TEST_DISPATCH_DELAY_MS: '500' };
-    const { database, receiver, server: first, token } = await setUp(env);
+    const { database, receiver, server: first, token } = await setUp(startOwnServer, startReceiver, env);
     receiver.delayAnswers(20);
-    const second = await startServer({ databaseUrl: database.url, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', ...env } });
-    cleanups.push(() => second.stop('SIGKILL'));
+    const second = await startOwnServer({ database, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', ...env } });
     const ids = Array.from({ length: 100 }, () => uniqueId());
     const answers = await Promise.all(ids.map((id, index) => createOn(index % 2 ? second : first, token, plantJson(id, `Plant ${index}`))));
     expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));
@@ -293,10 +303,10 @@ describe.runIf(testEngine() === 'postgresql')('two instances sharing one Postgre
 });
 
 describe.runIf(testEngine() === 'postgresql')('without a long-running dispatcher, as on Vercel', () => {
-  it('deliver right after the response, and leave retries to the cron route, which only the scheduler may call', async () => {
+  test('deliver right after the response, and leave retries to the cron route, which only the scheduler may call', async ({ startOwnServer, startReceiver }) => {
     const cronSecret = 'cron-secret-for-tests';
     // VERCEL=1: no dispatcher in the process; Next's router, where after() runs.
-    const { database, receiver, server, token } = await setUp({ VERCEL: '1', API_DIRECT_ROUTES: 'off', CRON_SECRET: cronSecret });
+    const { database, receiver, server, token } = await setUp(startOwnServer, startReceiver, { VERCEL: '1', API_DIRECT_ROUTES: 'off', CRON_SECRET: cronSecret });
     receiver.respondWith(({ count }) => (count === 0 ? 503 : 204));
     const id = uniqueId();
     const sent = performance.now();

@@ -20,6 +20,8 @@ import { startServer, type RunningServer, type ServerOptions } from './server';
 export type OwnServerOptions = Omit<ServerOptions, 'databaseUrl'> & {
   /** A database to share (another server's, say); by default one of the server's own. */
   database?: TestDatabase;
+  /** What to write into the database before the server starts on it (an account, an endpoint). */
+  prepare?: (database: TestDatabase) => Promise<unknown>;
 };
 
 export type OwnServer = RunningServer & { database: TestDatabase };
@@ -48,9 +50,10 @@ function serverStarter(onCleanup: (cleanup: () => Promise<void>) => void): (opti
     for (const database of made) await database.remove();
   });
   return async (options = {}) => {
-    const { database: given, ...serverOptions } = options;
+    const { database: given, prepare, ...serverOptions } = options;
     let database = given;
     if (!database) made.push((database = await createTestDatabase()));
+    await prepare?.(database);
     const server = Object.assign(await startServer({ ...serverOptions, databaseUrl: database.url }), { database });
     started.push(server);
     return server;
