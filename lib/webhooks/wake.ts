@@ -22,5 +22,6 @@ export function deliverSoon(): void {
   }
 }
 
-// What a function may spend delivering after its response; retries are left to the cron route.
+// What a function may spend delivering after its response (whatever is due meanwhile, a retry that
+// falls due within it included); retries due later are left to the cron route.
 const AFTER_RESPONSE_BUDGET_MS = 15_000;
