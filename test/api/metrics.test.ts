@@ -5,10 +5,10 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
-import { createOn, expectError, request, sharedServer, uniqueId } from '../support/api';
+import { createOn, expectError, request, sharedServer, uniqueId, type Server } from '../support/api';
 import { awayFromWindowEnd } from '../support/clock';
 import { tokenIn } from '../support/database';
-import { test as base, type OwnServer } from '../support/fixtures';
+import { test as base } from '../support/fixtures';
 import { freePort } from '../support/server';
 import { signInOn } from '../support/sign-in';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
@@ -72,13 +72,15 @@ async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promi
   }
 }
 
+/** `server`'s metrics, read with `token` (one with metrics:read). */
+async function scrape(server: Server, token: string) {
+  const answer = await request(server, '/metrics', { token });
+  expect(answer.status, answer.text).toBe(200);
+  return answer.text;
+}
+
 describe('GET /metrics on the shared server (the direct path)', () => {
   let token: string;
-  const scrape = async () => {
-    const answer = await request(sharedServer(), '/metrics', { token });
-    expect(answer.status, answer.text).toBe(200);
-    return answer.text;
-  };
 
   beforeAll(async () => {
     token = (await createApiToken({ name: 'metrics', scopes: ['metrics:read'] }, OPERATOR_COMMAND)).token;
@@ -101,11 +103,11 @@ describe('GET /metrics on the shared server (the direct path)', () => {
   });
 
   it('counts a POST /plants answered directly under its route, and a raw path under its template', async () => {
-    const before = await scrape();
+    const before = await scrape(sharedServer(), token);
     const created = await request(sharedServer(), '/plants', { method: 'POST', token: (await createApiToken({ name: 'creator' }, OPERATOR_COMMAND)).token, body: `{"id": ${uniqueId()}, "name": "Counted"}` });
     expect(created.status).toBe(200);
     expect((await request(sharedServer(), '/plants/123', { token: (await createApiToken({ name: 'reader' }, OPERATOR_COMMAND)).token })).status).toBe(404);
-    const after = await scrape();
+    const after = await scrape(sharedServer(), token);
     expect(requests(after, 'POST', '/plants', 200) - requests(before, 'POST', '/plants', 200)).toBe(1);
     expect(requests(after, 'GET', '/plants/{id}', 404) - requests(before, 'GET', '/plants/{id}', 404)).toBe(1);
     // The scrape before this one is counted too, under its own route.
@@ -115,12 +117,12 @@ describe('GET /metrics on the shared server (the direct path)', () => {
   });
 
   it('labels a path no route answers without a route, so clients cannot add series, and counts pages', async () => {
-    const before = await scrape();
+    const before = await scrape(sharedServer(), token);
     const unknown = `/no-such-page-${uniqueId()}`;
     expect((await fetch(`${sharedServer().url}${unknown}`)).status).toBe(404);
     const login = await fetch(`${sharedServer().url}/login`, { redirect: 'manual' });
     await login.arrayBuffer();
-    const after = await scrape();
+    const after = await scrape(sharedServer(), token);
     const unrouted = (text: string) => valueOf(text, 'http_server_request_duration_seconds_count', { http_request_method: 'GET', http_response_status_code: '404' });
     expect(unrouted(after) - unrouted(before)).toBe(1);
     expect(after).not.toContain(unknown);
@@ -131,7 +133,7 @@ describe('GET /metrics on the shared server (the direct path)', () => {
     const plantsToken = (await createApiToken({ name: 'counter' }, OPERATOR_COMMAND)).token;
     const tag = `lookups-${uniqueId()}`;
     const lookups = async () => {
-      const text = await scrape();
+      const text = await scrape(sharedServer(), token);
       return { hit: valueOf(text, 'plant_store_count_lookups_total', { result: 'hit' }), miss: valueOf(text, 'plant_store_count_lookups_total', { result: 'miss' }) };
     };
     const count = async () => {
@@ -149,9 +151,9 @@ describe('GET /metrics on the shared server (the direct path)', () => {
   });
 
   it('counts a refused credential by kind', async () => {
-    const before = await scrape();
+    const before = await scrape(sharedServer(), token);
     expectError(await request(sharedServer(), '/plants', { token: 'pst_not-a-token' }), 401, 40102);
-    const after = await scrape();
+    const after = await scrape(sharedServer(), token);
     const invalid = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'invalid_token' });
     expect(invalid(after) - invalid(before)).toBe(1);
   });
@@ -179,21 +181,14 @@ const test = base.extend('routed', { scope: 'file' }, async ({ ownDatabase, star
   return { server, token, scraperToken, busy };
 });
 
-/** `server`'s metrics, read with the scraper's token. */
-async function scrapeOf({ server, scraperToken }: { server: OwnServer; scraperToken: string }) {
-  const answer = await request(server, '/metrics', { headers: { authorization: `Bearer ${scraperToken}` } });
-  expect(answer.status, answer.text).toBe(200);
-  return answer.text;
-}
-
 describe("GET /metrics through Next's router, with a rate limit and a webhook receiver that is down", () => {
   test("counts a POST /plants through Next's router under its route; the pending deliveries and their age show the receiver is down", async ({ routed }) => {
     const { server, token } = routed;
-    const before = await scrapeOf(routed);
+    const before = await scrape(routed.server, routed.scraperToken);
     expect(valueOf(before, 'plant_store_webhook_deliveries_pending')).toBe(0);
     expect(valueOf(before, 'plant_store_webhook_oldest_pending_seconds')).toBe(0);
     expect((await createOn(server, token, `{"id": ${uniqueId()}, "name": "Through Next"}`)).status).toBe(200);
-    const after = await scrapeOf(routed);
+    const after = await scrape(routed.server, routed.scraperToken);
     expect(requests(after, 'POST', '/plants', 200) - requests(before, 'POST', '/plants', 200)).toBe(1);
 
     // The dispatcher tries once, fails, and schedules the retry: the delivery stays pending. Waited
@@ -203,7 +198,7 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
       expect([delivery.status, Number(delivery.attempts)]).toEqual(['pending', 1]);
       expect(delivery.lastError).not.toBeNull();
     });
-    const failed = await scrapeOf(routed);
+    const failed = await scrape(routed.server, routed.scraperToken);
     expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'retrying' })).toBe(1);
     expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'succeeded' })).toBe(0);
     expect(valueOf(failed, 'plant_store_webhook_deliveries_pending')).toBe(1);
@@ -213,11 +208,11 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
   });
 
   test('counts a failed sign-in', async ({ routed }) => {
-    const before = await scrapeOf(routed);
+    const before = await scrape(routed.server, routed.scraperToken);
     const refused = await signInOn(routed.server, `nobody-${uniqueId()}@example.com`, 'not the password');
     expect(refused.session).toBeNull();
     const signIns = (text: string) => valueOf(text, 'plant_store_auth_failures_total', { kind: 'sign_in' });
-    expect(signIns(await scrapeOf(routed)) - signIns(before)).toBe(1);
+    expect(signIns(await scrape(routed.server, routed.scraperToken)) - signIns(before)).toBe(1);
   });
 
   test('counts a request refused for the rate limit', async ({ routed }) => {
@@ -225,12 +220,12 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
     // Windows are whole minutes: the burst starts early enough in one to end in the same one (the
     // server's clock moved to a fresh window when it is near the end of one).
     await awayFromWindowEnd(5_000, server.clock);
-    const before = await scrapeOf(routed);
+    const before = await scrape(routed.server, routed.scraperToken);
     expect(valueOf(before, 'plant_store_rate_limited_total')).toBe(0);
     for (let index = 0; index < LIMIT; index++) {
       expect((await request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } })).status).toBe(200);
     }
     expectError(await request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${busy}` } }), 429, 42901);
-    expect(valueOf(await scrapeOf(routed), 'plant_store_rate_limited_total')).toBe(1);
+    expect(valueOf(await scrape(routed.server, routed.scraperToken), 'plant_store_rate_limited_total')).toBe(1);
   });
 });
