@@ -65,7 +65,9 @@ export function insertsTogether(store: PlantStore): PlantStore {
   const add = perTurn(storeGroup);
   return {
     ...store,
-    insertMany(plants, record) {
+    insertMany(plants, record, order) {
+      // A batch's chunk has its own place among the chunks before it: stored alone, at once.
+      if (order) return store.insertMany(plants, record, order);
       return new Promise((resolve, reject) => add({ plants, record, resolve, reject }));
     },
   };

@@ -5,10 +5,12 @@
 // skeletons, and the 503 when the database stays busy (answerBusy in lib/db/busy.ts).
 import 'server-only';
 import { answerBusy } from './busy';
-import type { ChangeRecordStore, InsertOutcome, MaybePromise, PlantChange, PlantQuery, PlantRow, PlantStore, PlantValues, RecordChanges } from './stores';
+import type { ChangeRecordStore, ChunkOrder, InsertOutcome, MaybePromise, PlantChange, PlantQuery, PlantRow, PlantStore, PlantValues, RecordChanges } from './stores';
 
 /** An engine's plant statements, on its transaction handle `Transaction`. */
 export type PlantStatements<Transaction> = {
+  /** PlantStore.chunksAtOnce: more than 1 only where `transaction` may wait (PostgreSQL). */
+  chunksAtOnce: number;
   /**
    * Runs `work` in one transaction and resolves to what it returned once committed; a throw undoes
    * it. `weight` is about how many plants it writes (SQLite bounds its group commits by it).
@@ -16,8 +18,16 @@ export type PlantStatements<Transaction> = {
   transaction<T>(work: (tx: Transaction) => MaybePromise<T>, weight: number): Promise<T>;
   /** How the engine writes a change's audit records and events inside that transaction. */
   changeRecords: ChangeRecordStore<Transaction>;
-  /** Inserts in order, listing each plant made in `changed` (see PlantStore.insertMany). */
-  insertMany(tx: Transaction, plants: PlantValues[], changed: PlantChange[]): MaybePromise<InsertOutcome[]>;
+  /**
+   * Inserts in order, listing each plant made in `changed` (see PlantStore.insertMany); with
+   * `places`, each plant made takes its own of them as its `seq`.
+   */
+  insertMany(tx: Transaction, plants: PlantValues[], changed: PlantChange[], places?: number[]): MaybePromise<InsertOutcome[]>;
+  /**
+   * `count` places in the storage order, ascending, each after every place taken before (a
+   * ChunkOrder's), for a store whose chunks overlap.
+   */
+  reservePlaces?(tx: Transaction, count: number): Promise<number[]>;
   /** The plant with `id`, held for the rest of the transaction. */
   lockById(tx: Transaction, id: bigint): MaybePromise<PlantRow | null>;
   /** Stores a new name and tag (and the folded name) for the plant at `seq`; the row as stored. */
@@ -47,21 +57,27 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
   /**
    * The one way plants change: `work` makes its changes inside one transaction and lists them in
    * `changed`. Their audit records and webhook events are written from that list here, before the
-   * transaction commits, so a change and its records are stored together or not at all.
+   * transaction commits, so a change and its records are stored together or not at all. With
+   * `earlier`, the transaction waits for it before committing, and is undone if it rejects.
    */
-  function changePlants<T>(record: RecordChanges, work: (tx: Transaction, changed: PlantChange[]) => MaybePromise<T>, weight = 1): Promise<T> {
+  function changePlants<T>(
+    record: RecordChanges,
+    work: (tx: Transaction, changed: PlantChange[]) => MaybePromise<T>,
+    { weight = 1, earlier }: { weight?: number; earlier?: Promise<unknown> } = {},
+  ): Promise<T> {
     return answerBusy(
       statements.transaction((tx) => {
         const changed: PlantChange[] = [];
+        const committable = (result: T) => (earlier ? earlier.then(() => result) : result);
         return then(work(tx, changed), (result) => {
-          if (changed.length === 0) return result;
+          if (changed.length === 0) return committable(result);
           return then(changeRecords.eventsWanted(tx), (events) => {
             const records = record(changed, { events });
             return then(changeRecords.write(tx, records), (kept) => {
               // Events the engine did not keep (no endpoint enabled, as its statement found) are
               // taken out of the records, so that nobody wakes the dispatcher for them.
               if (kept === 0) records.events.length = 0;
-              return result;
+              return committable(result);
             });
           });
         });
@@ -70,8 +86,21 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
   }
 
   return {
-    insertMany(plants, record) {
-      return changePlants(record, (tx, changed) => statements.insertMany(tx, plants, changed), plants.length);
+    chunksAtOnce: statements.chunksAtOnce,
+    insertMany(plants, record, order?: ChunkOrder) {
+      if (order && statements.chunksAtOnce === 1) throw new Error('insertMany: this store runs one chunk at a time');
+      if (!order) return changePlants(record, (tx, changed) => statements.insertMany(tx, plants, changed), { weight: plants.length });
+      const { reservePlaces } = statements;
+      if (!reservePlaces) throw new Error('insertMany: a store that overlaps chunks reserves their places');
+      const work = async (tx: Transaction, changed: PlantChange[]) => {
+        await order.after;
+        const places = await reservePlaces(tx, plants.length);
+        order.placed();
+        const outcomes = await statements.insertMany(tx, plants, changed, places);
+        order.inserted();
+        return outcomes;
+      };
+      return changePlants(record, work, { weight: plants.length, earlier: order.earlierCommitted });
     },
     update(id, change, record) {
       return changePlants(record, (tx, changed) =>

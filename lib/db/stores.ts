@@ -65,12 +65,30 @@ export type PlantStatsRows = {
 export const NEWEST_FIRST: PlantOrder = { key: 'created', descending: true };
 export const OLDEST_FIRST: PlantOrder = { key: 'created', descending: false };
 
+/**
+ * Where one chunk of a batch stands among the chunks before it, so that the store may run it while
+ * those are still at work and it is still as if they ran one after the other. The chunk takes its
+ * plants' places in the storage order (`seq`) once `after` has resolved, and calls `placed`; then
+ * inserts them, and calls `inserted`; and commits only after `earlierCommitted` has resolved. If
+ * either rejects, its transaction is undone. Its caller makes `after` the earlier chunk's
+ * `placed`, and also its `inserted` when the two chunks share an id, so that the first item
+ * with an id still decides it.
+ */
+export type ChunkOrder = { after: Promise<unknown>; placed(): void; inserted(): void; earlierCommitted: Promise<unknown> };
+
 export type PlantStore = {
   /**
-   * Inserts the plants in order, in one transaction. An id already taken, by a stored plant or an
-   * earlier item, inserts nothing and reports the plant that holds it.
+   * How many chunks of a batch may be under way at once: 1 where a transaction runs on the event
+   * loop (SQLite), more where a chunk's statements wait on the database and the next chunk's can
+   * run meanwhile (PostgreSQL). insertMany takes a ChunkOrder only when this is more than 1.
    */
-  insertMany(plants: PlantValues[], record: RecordChanges): Promise<InsertOutcome[]>;
+  readonly chunksAtOnce: number;
+  /**
+   * Inserts the plants in order, in one transaction. An id already taken, by a stored plant or an
+   * earlier item, inserts nothing and reports the plant that holds it. With `order`, as a chunk
+   * that follows another (see ChunkOrder).
+   */
+  insertMany(plants: PlantValues[], record: RecordChanges, order?: ChunkOrder): Promise<InsertOutcome[]>;
   /**
    * In one transaction: reads the plant with `id`, asks `change` for its new name and tag (it
    * throws to refuse, and nothing changes), and stores them. Resolves to the plant as stored.

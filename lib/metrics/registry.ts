@@ -72,7 +72,7 @@ function createMetrics() {
     }),
     createGroups: new Histogram({
       name: 'plant_store_creates_per_transaction',
-      help: 'Creates (and batch chunks) stored together in one transaction on PostgreSQL: those that reached this instance in one turn of its event loop.',
+      help: 'Creates (POST /plants) stored together in one transaction on PostgreSQL: those that reached this instance in one turn of its event loop.',
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 250],
       registers,
     }),

@@ -12,6 +12,8 @@ import type { ChangeContext } from '../audit/context';
 import { slots } from '../slots';
 import { recordedChange, settleCreate } from './service';
 import { engine } from '../db/engine';
+import type { InsertOutcome } from '../db/stores';
+import { chunkOrders } from './chunk-orders';
 
 /**
  * Items per transaction. One transaction for a chunk costs one commit instead of one per plant;
@@ -19,13 +21,15 @@ import { engine } from '../db/engine';
  */
 export const BATCH_CHUNK_SIZE = 250;
 
-// Chunks stored at once in this process, whatever the number of batches in flight. A chunk is CPU
+// Chunks stored at once in this process, whatever the number of batches in flight: as many as the
+// engine lets overlap (PlantStore.chunksAtOnce: one on SQLite, two on PostgreSQL). A chunk is CPU
 // work for the database (its indexes, its audit records and events) and holds a connection; ten
 // parallel batches writing ten chunks at once left /api/health waiting over a second on
-// PostgreSQL for CPU and for a pooled connection. One at a time, chunks of parallel batches take
-// turns in order, and the total rate stays what the CPU allows.
-const chunkSlots = slots('batch-chunks', () => 1);
+// PostgreSQL for CPU and for a pooled connection. Bounded, chunks of parallel batches take turns
+// in order, and the total rate stays what the CPU allows.
+const chunkSlots = slots('batch-chunks', () => engine().plants.chunksAtOnce);
 
+const ignore = () => {};
 const failure = (index: number, error: ApiError): BatchItemResult => ({
   index,
   status: error.status as 400 | 409,
@@ -35,6 +39,19 @@ const failure = (index: number, error: ApiError): BatchItemResult => ({
 function invalid(index: number, message: string): BatchItemResult {
   const { code, status } = ERROR_CATALOGUE.validation_failed;
   return { index, status: status as 400, error: { error: code, message } };
+}
+
+/** Each item of a stored chunk gets its result, as POST /plants would answer it. */
+function settleChunk(chunk: { index: number; plant: NewPlant }[], outcomes: InsertOutcome[], results: BatchItemResult[]): void {
+  chunk.forEach(({ index, plant }, position) => {
+    try {
+      const { plant: stored, created } = settleCreate(plant, outcomes[position]);
+      results[index] = { index, status: 200, created, plant: stored };
+    } catch (error) {
+      if (!(error instanceof ApiError)) throw error;
+      results[index] = failure(index, error);
+    }
+  });
 }
 
 /** Creates each item in order; resolves to one result per item, in the order of `items`. */
@@ -51,22 +68,39 @@ export async function createPlants(items: readonly unknown[], context: ChangeCon
     else results[index] = invalid(index, describeIssues(parsed.error.issues));
   });
 
-  for (let start = 0; start < valid.length; start += BATCH_CHUNK_SIZE) {
+  const store = engine().plants;
+  // Where chunks overlap, a chunk opens its transaction while those before it still work, and its
+  // order (chunk-orders.ts) keeps the plants stored, and taken ids decided, as in the items' order;
+  // a chunk that fails undoes the chunks after it.
+  const orders = store.chunksAtOnce > 1 ? chunkOrders() : undefined;
+  // Each chunk settles its items' results once committed; the batch waits for them all.
+  const stored: Promise<void>[] = [];
+  let failed = false;
+  for (let start = 0; start < valid.length && !failed; start += BATCH_CHUNK_SIZE) {
     // Lets other requests in between chunks: SQLite's statements run on the event loop.
-    if (start > 0) await new Promise((resolve) => setImmediate(resolve));
+    if (start > 0 && !orders) await new Promise((resolve) => setImmediate(resolve));
     const chunk = valid.slice(start, start + BATCH_CHUNK_SIZE);
     const plants = chunk.map(({ plant }) => ({ id: plant.id, name: plant.name, tag: plant.tag ?? null }));
+    const ordered = orders?.next(plants.map(({ id }) => id));
+    let started = ignore;
+    const hasStarted = new Promise<void>((resolve) => (started = resolve));
     // Each plant the chunk stores gets its audit record and its event, in the chunk's transaction.
-    const outcomes = await chunkSlots.run(() => recordedChange(context, (record) => engine().plants.insertMany(plants, record)));
-    chunk.forEach(({ index, plant }, position) => {
-      try {
-        const { plant: stored, created } = settleCreate(plant, outcomes[position]);
-        results[index] = { index, status: 200, created, plant: stored };
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        results[index] = failure(index, error);
-      }
-    });
+    const settled = chunkSlots
+      .run(() => {
+        started();
+        return recordedChange(context, (record) => store.insertMany(plants, record, ordered?.order));
+      })
+      .then((outcomes) => settleChunk(chunk, outcomes, results));
+    stored.push(settled);
+    ordered?.follow(settled);
+    // Its failure is the batch's (below); the chunks after it are not started.
+    const ended = settled.then(ignore, () => (failed = true));
+    // An overlapping chunk queues for a slot once the one before has its own, so that the chunks
+    // of parallel batches still take turns.
+    await (orders ? Promise.race([hasStarted, ended]) : ended);
   }
+  // Answered once every chunk has committed or been undone; a failure is the first chunk's.
+  const firstFailure = (await Promise.allSettled(stored)).find((outcome) => outcome.status === 'rejected');
+  if (firstFailure) throw firstFailure.reason;
   return results;
 }

@@ -1,5 +1,6 @@
 // The plant statements on PostgreSQL, as SQL through Prisma's client, built into the plant store by
-// lib/db/plant-store.ts. A batch chunk is inserted with one statement (unnest), and search uses two
+// lib/db/plant-store.ts. A batch chunk is inserted with one statement (unnest), at places in the
+// storage order it reserves first when chunks overlap (chunksAtOnce), and search uses two
 // GIN indexes on "nameFolded": pg_trgm's for three characters or more, plant_short_grams's for one or
 // two.
 //
@@ -30,6 +31,16 @@ const INSERT_MANY = `INSERT INTO "Plant" ("id", "name", "tag", "nameFolded")
   ORDER BY "position"
   ON CONFLICT ("id") DO NOTHING
   RETURNING ${PLANT_COLUMNS}`;
+// The same, each plant at a place reserved for it (RESERVE_PLACES) instead of the next one free.
+const INSERT_MANY_AT = `INSERT INTO "Plant" ("seq", "id", "name", "tag", "nameFolded")
+  SELECT "seq", "id", "name", "tag", "nameFolded"
+  FROM unnest($1::text[]::bigint[], $2::text[], $3::text[], $4::text[], $5::int[]) WITH ORDINALITY AS item("id", "name", "tag", "nameFolded", "seq", "position")
+  ORDER BY "position"
+  ON CONFLICT ("id") DO NOTHING
+  RETURNING ${PLANT_COLUMNS}`;
+// Places in the storage order, ascending: one statement, so none is taken by another session in
+// between ones of its own that it would then precede.
+const RESERVE_PLACES = `SELECT nextval(pg_get_serial_sequence('"Plant"', 'seq'))::int AS "seq" FROM generate_series(1, $1::int) ORDER BY 1`;
 const FIND_MANY = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = ANY($1::text[]::bigint[])`;
 const FIND_BY_ID = `SELECT ${PLANT_COLUMNS} FROM "Plant" WHERE "id" = $1::text::bigint`;
 const LOCK_BY_ID = `${FIND_BY_ID} FOR UPDATE`;
@@ -100,23 +111,24 @@ const INSERT_ATTEMPTS = 3;
 
 const query = (on: Queryable, sql: string, ...values: unknown[]) => on.$queryRawUnsafe<StoredRow[]>(sql, ...values);
 
-async function insertOnce(tx: Queryable, plants: PlantValues[]): Promise<StoredRow[]> {
-  return query(
-    tx,
-    INSERT_MANY,
+async function insertOnce(tx: Queryable, plants: PlantValues[], places: number[] | undefined): Promise<StoredRow[]> {
+  const columns = [
     plants.map((plant) => plant.id.toString()),
     plants.map((plant) => plant.name),
     plants.map((plant) => plant.tag),
     plants.map((plant) => foldForSearch(plant.name)),
-  );
+  ];
+  return places ? query(tx, INSERT_MANY_AT, ...columns, places) : query(tx, INSERT_MANY, ...columns);
 }
 
-async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantChange[]): Promise<InsertOutcome[]> {
+async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantChange[], places?: number[]): Promise<InsertOutcome[]> {
   const outcomes: InsertOutcome[] = new Array(plants.length);
   let pending = plants.map((_, index) => index);
   for (let attempt = 0; pending.length > 0; attempt++) {
     if (attempt === INSERT_ATTEMPTS) throw new Error('insertMany: ids kept changing between insert and read');
-    const made = new Map((await insertOnce(tx, pending.map((index) => plants[index]))).map((row) => [row.id, row]));
+    const made = new Map(
+      (await insertOnce(tx, pending.map((index) => plants[index]), places && pending.map((index) => places[index]))).map((row) => [row.id, row]),
+    );
     const taken: number[] = [];
     for (const index of pending) {
       const row = made.get(plants[index].id);
@@ -186,11 +198,19 @@ function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } 
 
 // Creates that arrive together share a transaction (lib/db/inserts-together.ts).
 export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
+  // While a chunk writes its audit records and commits, the next inserts its plants: the database
+  // and this process work at the same time instead of in turn (docs/decisions.md, A batch's chunks
+  // on PostgreSQL).
+  chunksAtOnce: 2,
   // An interactive transaction of Prisma's client, with the client's one set of transaction options
   // (lib/db/client.ts).
   transaction: (work) => db().$transaction(async (tx) => work(tx)),
   changeRecords: postgresqlChangeRecords,
   insertMany,
+  async reservePlaces(tx, count) {
+    const rows = await tx.$queryRawUnsafe<{ seq: number }[]>(RESERVE_PLACES, count);
+    return rows.map((row) => row.seq);
+  },
   async lockById(tx, id) {
     const [current = null] = await query(tx, LOCK_BY_ID, id.toString());
     return current;

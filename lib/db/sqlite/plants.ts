@@ -89,6 +89,8 @@ function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } 
 }
 
 export const sqlitePlants = plantStoreOf<void>({
+  // A transaction runs whole on the event loop: there is nothing for a next chunk to overlap.
+  chunksAtOnce: 1,
   // A savepoint of the turn's group commit (inTransaction), run synchronously: nothing else in this
   // process runs between its statements.
   transaction(work, weight) {
