@@ -95,8 +95,8 @@ export async function createPlants(items: readonly unknown[], context: ChangeCon
     ordered?.follow(settled);
     // Its failure is the batch's (below); the chunks after it are not started.
     const ended = settled.then(ignore, () => (failed = true));
-    // An overlapping chunk queues for a slot once the one before has its own, so that the chunks
-    // of parallel batches still take turns.
+    // Where chunks overlap, the next one queues for a slot once this one has its own, so that the
+    // chunks of parallel batches still take turns; else once this one has committed.
     await (orders ? Promise.race([hasStarted, ended]) : ended);
   }
   // Answered once every chunk has committed or been undone; a failure is the first chunk's.

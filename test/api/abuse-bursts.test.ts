@@ -5,14 +5,14 @@
 // authenticated GET /plants/{id} must keep answering within a second, and afterwards a real
 // account must still sign in.
 import http from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { newAccount, type Browser, type TestAccount } from '../support/accounts';
 import { uniqueId } from '../support/api';
-import { processOnOwnDatabase } from '../support/fixtures';
-import { startServer, type RunningServer } from '../support/server';
+import { processOnOwnDatabase, test } from '../support/fixtures';
+import type { RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
 const database = processOnOwnDatabase();
@@ -21,10 +21,10 @@ let token: string;
 let plantId: bigint;
 let account: TestAccount;
 
-beforeAll(async () => {
+test.beforeAll(async ({ startFileServer }) => {
   account = await newAccount('admin', 'burst-admin');
   token = (await createApiToken({ name: 'bursts' }, OPERATOR_COMMAND)).token;
-  server = await startServer({ databaseUrl: database.url, env: { TRUST_PROXY: '1', WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });
+  server = await startFileServer({ database, env: { TRUST_PROXY: '1', WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });
   plantId = uniqueId();
   const created = await fetch(`${server.url}/plants`, {
     method: 'POST',
@@ -32,9 +32,6 @@ beforeAll(async () => {
     body: `{"id": ${plantId}, "name": "Watched fern"}`,
   });
   expect(created.status).toBe(200);
-});
-afterAll(async () => {
-  await server?.stop();
 });
 
 const ONE_ADDRESS = ['198.51.100.7'];

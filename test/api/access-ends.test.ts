@@ -4,7 +4,7 @@
 // within a second. Two production servers share this file's own database (on SQLite, one file).
 import Database from 'better-sqlite3';
 import { decode, encode } from 'next-auth/jwt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { db } from '../../lib/db/client';
@@ -12,8 +12,8 @@ import { sqliteFilePath } from '../../lib/db/url';
 import { newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
 import { type ApiResponse, expectError, request } from '../support/api';
 import { testEngine } from '../support/database';
-import { processOnOwnDatabase } from '../support/fixtures';
-import { startServer, TEST_AUTH_SECRET, type RunningServer } from '../support/server';
+import { processOnOwnDatabase, test } from '../support/fixtures';
+import { TEST_AUTH_SECRET, type RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
 const database = processOnOwnDatabase();
@@ -22,12 +22,9 @@ let a: RunningServer;
 let b: RunningServer;
 let asAdmin: Browser;
 
-beforeAll(async () => {
-  [a, b] = await Promise.all([startServer({ databaseUrl: database.url }), startServer({ databaseUrl: database.url })]);
+test.beforeAll(async ({ startFileServer }) => {
+  [a, b] = await Promise.all([startFileServer({ database }), startFileServer({ database })]);
   asAdmin = await signIn(a.url, await newAccount('admin', 'access-admin'));
-});
-afterAll(async () => {
-  await Promise.all([a, b].map((server) => server?.stop()));
 });
 
 const bearer = (server: RunningServer, token: string) => request(server, '/plants?limit=1', { headers: { authorization: `Bearer ${token}` } });

@@ -12,10 +12,11 @@
 // answer differently (the second server would see the first server's create and answer with a
 // replay), and on PostgreSQL the two would share rate-limit counts.
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { plantEtag } from '../../lib/plants/etag';
 import { awayFromWindowEnd } from '../support/clock';
-import { copyTestDatabase, createTestDatabase, tokenIn, type TestDatabase } from '../support/database';
+import { copyTestDatabase, tokenIn, type TestDatabase } from '../support/database';
+import { test as base, type OwnServer, type OwnServerOptions } from '../support/fixtures';
 import {
   answerFaults,
   compareExchanges,
@@ -29,7 +30,7 @@ import {
 } from '../support/differential';
 import { generatedRequest, generatedSteps, type GeneratedRequest } from '../support/generated-requests';
 import { bytesOf, chunked, headerValue, rawExchange, type RawExchange, type RawStep } from '../support/raw-socket';
-import { startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
 
 // Both servers: limits out of the way of the corpus (the limits' own cases use a third token and
 // a separate pair of servers), short body timeouts so that bodies that never arrive end quickly.
@@ -426,8 +427,16 @@ const CORPUS: Case[] = [
 
 let direct: RunningServer;
 let throughNext: RunningServer;
-const databases: TestDatabase[] = [];
-const servers: RunningServer[] = [];
+
+// The file's database with the tokens of the cases, and its copy made once they are in it (removed
+// once the servers on it have stopped: startPair).
+const test = base.extend('databases', { scope: 'file' }, async ({ ownDatabase }) => {
+  credentials.main = (await tokenIn(ownDatabase.url, 'differential', ['plants:read', 'plants:write', 'audit:read'])).token;
+  credentials.readOnly = (await tokenIn(ownDatabase.url, 'read-only', ['plants:read'])).token;
+  credentials.limited = (await tokenIn(ownDatabase.url, 'limited')).token;
+  const copy = await copyTestDatabase(ownDatabase);
+  return [ownDatabase, copy] as const;
+});
 
 function stepsOf(testCase: Case): RawStep[] {
   return testCase.steps.map((specs) => {
@@ -500,24 +509,24 @@ function report(comparison: Comparison, viaNext: RawExchange, viaDirect: RawExch
   ].join('\n');
 }
 
-async function startPair(database: TestDatabase, copy: TestDatabase, env: Record<string, string>) {
+/**
+ * The direct server on `database`, the one through Next's router on `copy`; both stopped when the
+ * file ends, and `copy` removed then (by whichever pair, once: removing it again is nothing).
+ */
+async function startPair(
+  startFileServer: (options: OwnServerOptions) => Promise<OwnServer>,
+  [database, copy]: readonly [TestDatabase, TestDatabase],
+  env: Record<string, string>,
+): Promise<Pair> {
   const [first, second] = await Promise.all([
-    startServer({ databaseUrl: database.url, env }),
-    startServer({ databaseUrl: copy.url, env: { ...env, API_DIRECT_ROUTES: 'off' } }),
+    startFileServer({ database, env }),
+    startFileServer({ database: copy, removeDatabaseAfter: true, env: { ...env, API_DIRECT_ROUTES: 'off' } }),
   ]);
-  servers.push(first, second);
   return { direct: first, throughNext: second };
 }
 
-beforeAll(async () => {
-  const database = await createTestDatabase();
-  databases.push(database);
-  credentials.main = (await tokenIn(database.url, 'differential', ['plants:read', 'plants:write', 'audit:read'])).token;
-  credentials.readOnly = (await tokenIn(database.url, 'read-only', ['plants:read'])).token;
-  credentials.limited = (await tokenIn(database.url, 'limited')).token;
-  const copy = await copyTestDatabase(database);
-  databases.push(copy);
-  ({ direct, throughNext } = await startPair(database, copy, SERVER_ENV));
+test.beforeAll(async ({ databases, startFileServer }) => {
+  ({ direct, throughNext } = await startPair(startFileServer, databases, SERVER_ENV));
   // The same plants on both, created through both paths: ids 1 to 30, odd ones tagged.
   for (let id = 1; id <= SEED_PLANTS; id++) {
     const steps = stepsOf(one('seed', { method: 'POST', target: '/plants', body: json({ id, name: seedName(id), ...(seedTag(id) ? { tag: seedTag(id) } : {}) }) }));
@@ -525,11 +534,6 @@ beforeAll(async () => {
     expect([viaNext.responses[0]?.status, viaDirect.responses[0]?.status]).toEqual([200, 200]);
   }
 }, 120_000);
-
-afterAll(async () => {
-  for (const server of servers) await server.stop('SIGKILL');
-  for (const database of databases) await database.remove();
-});
 
 describe('the direct path answers as Next does', () => {
   it('has a corpus of at least 150 hand-written requests', () => {
@@ -621,10 +625,10 @@ describe('the direct path answers as Next does', () => {
 describe('the limits answer as Next does', () => {
   let pair: Pair;
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ databases, startFileServer }) => {
     // Both databases are the pair's above (a token of its own keeps the counts apart); these
     // servers only read.
-    pair = await startPair(databases[0], databases[1], { ...SERVER_ENV, RATE_LIMIT_PER_MINUTE: '3', AUTH_FAILURES_PER_MINUTE: '2' });
+    pair = await startPair(startFileServer, databases, { ...SERVER_ENV, RATE_LIMIT_PER_MINUTE: '3', AUTH_FAILURES_PER_MINUTE: '2' });
   }, 60_000);
 
   it.each([

@@ -5,15 +5,13 @@
 // trace whose traceparent reached the receiver; the request's log line names the trace. A third
 // server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all. The direct one also
 // takes scheduled backups, each of which must be a trace of its own.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createOn, uniqueId } from '../support/api';
-import { copyTestDatabase, createTestDatabase, testEngine, tokenIn } from '../support/database';
+import { copyTestDatabase, testEngine, tokenIn } from '../support/database';
+import { test as base } from '../support/fixtures';
 import { SPAN_KIND, SPAN_STATUS, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
 import { startReceiver, type Receiver } from '../support/receiver';
-import { startServer, type RunningServer } from '../support/server';
+import type { RunningServer } from '../support/server';
 import { endpointIn } from '../support/webhooks';
 
 // Every variable set, for the servers with tracing and the one without, but the endpoint.
@@ -21,10 +19,26 @@ const OTEL_SETTINGS = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHED
 // Where the SDK would export with no endpoint named: the unset server's only possible destination.
 const DEFAULT_OTLP_PORT = 4318;
 
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
+// What the servers export to and deliver to, closed when the file ends: the collector they are told
+// of, one on the SDK's default port (where the untraced server would export, were it to), and the
+// webhook receiver.
+const test = base
+  .extend('collector', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const collector = await startCollector();
+    onCleanup(collector.close);
+    return collector;
+  })
+  .extend('defaultPortCollector', { scope: 'file' }, async ({}, { onCleanup }) => {
+    // Both address families, as the SDK's default endpoint is http://localhost:4318.
+    const collector = await startCollector({ port: DEFAULT_OTLP_PORT, host: '::' }).catch(() => startCollector({ port: DEFAULT_OTLP_PORT }));
+    onCleanup(collector.close);
+    return collector;
+  })
+  .extend('receiver', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const receiver = await startReceiver();
+    onCleanup(receiver.close);
+    return receiver;
+  });
 
 type LogLine = { msg: string; requestId?: string; trace_id?: string; span_id?: string };
 
@@ -62,36 +76,24 @@ describe('traces', () => {
   let backupDir: string;
   const servers: Record<'direct' | 'next' | 'untraced', RunningServer> = {} as never;
 
-  beforeAll(async () => {
-    collector = await startCollector();
-    cleanups.push(collector.close);
-    // Both address families, as the SDK's default endpoint is http://localhost:4318.
-    defaultPortCollector = await startCollector({ port: DEFAULT_OTLP_PORT, host: '::' }).catch(() => startCollector({ port: DEFAULT_OTLP_PORT }));
-    cleanups.push(defaultPortCollector.close);
-    receiver = await startReceiver();
-    cleanups.push(receiver.close);
-
+  test.beforeAll(async ({ ownDatabase: database, fileTempDir, startFileServer, collector: exportTo, defaultPortCollector: atDefaultPort, receiver: deliverTo }) => {
+    [collector, defaultPortCollector, receiver] = [exportTo, atDefaultPort, deliverTo];
     // One database with the endpoint and the token, copied for each server (same secret, same token).
-    const database = await createTestDatabase();
-    cleanups.push(database.remove);
     const endpoint = await endpointIn(database.url, receiver.url);
     receiver.setSecret(endpoint.secret);
     ({ token } = await tokenIn(database.url, 'traces'));
     const copies = await Promise.all([copyTestDatabase(database), copyTestDatabase(database)]);
-    for (const copy of copies) cleanups.push(copy.remove);
 
     const traced = { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_ALLOW_PRIVATE_URLS: '1' };
-    backupDir = mkdtempSync(path.join(tmpdir(), 'traced-backups-'));
-    cleanups.push(() => rmSync(backupDir, { recursive: true, force: true }));
+    backupDir = fileTempDir;
     const readyTimeoutMs = 90_000;
     const [direct, next, untraced] = await Promise.all([
       // An empty backup folder: the first scheduled backup is due at once.
-      startServer({ databaseUrl: database.url, env: { ...traced, BACKUP_DIR: backupDir }, readyTimeoutMs }),
-      startServer({ databaseUrl: copies[0].url, env: { ...traced, API_DIRECT_ROUTES: 'off' }, readyTimeoutMs }),
-      startServer({ databaseUrl: copies[1].url, env: { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, readyTimeoutMs }),
+      startFileServer({ database, env: { ...traced, BACKUP_DIR: backupDir }, readyTimeoutMs }),
+      startFileServer({ database: copies[0], removeDatabaseAfter: true, env: { ...traced, API_DIRECT_ROUTES: 'off' }, readyTimeoutMs }),
+      startFileServer({ database: copies[1], removeDatabaseAfter: true, env: { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, readyTimeoutMs }),
     ]);
     Object.assign(servers, { direct, next, untraced });
-    for (const server of [direct, next, untraced]) cleanups.push(() => server.stop('SIGKILL'));
   });
   afterAll(() => expect(receiver.rejected).toEqual([]));
 

@@ -2,18 +2,18 @@
 // on SQLite against the real production server while it takes writes; on PostgreSQL, the plain
 // refusal that sends the operator to pg_dump and pg_restore.
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, onTestFinished } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { newAccount, signIn } from '../support/accounts';
 import { createOn, request, uniqueId } from '../support/api';
 import { operatorScript } from '../support/cli';
 import { migrationsBefore } from '../support/migrations';
-import { createTestDatabase, testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
-import { startServer, type RunningServer } from '../support/server';
+import { testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
+import { test } from '../support/fixtures';
+import type { RunningServer } from '../support/server';
 
 type CliResult = { status: number | null; stdout: string; stderr: string };
 
@@ -24,29 +24,6 @@ function db(databaseUrl: string, ...args: string[]): Promise<CliResult> {
       resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
     );
   });
-}
-
-const cleanups: (() => unknown)[] = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-async function freshDatabase(): Promise<TestDatabase> {
-  const database = await createTestDatabase();
-  cleanups.push(database.remove);
-  return database;
-}
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'plant-store-backup-'));
-  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
-  return dir;
-}
-
-async function serverOn(databaseUrl: string, env: Record<string, string> = {}): Promise<RunningServer> {
-  const server = await startServer({ databaseUrl, env });
-  cleanups.push(() => server.stop('SIGKILL'));
-  return server;
 }
 
 /** Runs `sql` on an SQLite file of the test's own (a backup), integers as bigint. */
@@ -72,8 +49,8 @@ async function waitFor(condition: () => boolean, timeoutMs: number, seen: () => 
 
 if (testEngine() === 'postgresql') {
   describe('npm run db on PostgreSQL', () => {
-    it('backup and restore refuse, and say to use pg_dump and pg_restore', async () => {
-      const database = await freshDatabase();
+    test('backup and restore refuse, and say to use pg_dump and pg_restore', async ({ makeDatabase }) => {
+      const database = await makeDatabase();
       const backup = await db(database.url, 'backup');
       expect(backup.status, backup.stderr).toBe(1);
       expect(backup.stderr).toContain('On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=plants.dump "$DATABASE_URL"');
@@ -84,8 +61,8 @@ if (testEngine() === 'postgresql') {
       expect(restore.stderr).toContain('On PostgreSQL, restore with pg_restore: stop the servers, then pg_restore --clean --if-exists --no-owner');
     });
 
-    it('check reports the migrations and the rows', async () => {
-      const database = await freshDatabase();
+    test('check reports the migrations and the rows', async ({ makeDatabase }) => {
+      const database = await makeDatabase();
       const check = await db(database.url, 'check');
       expect(check.status, check.stderr).toBe(0);
       expect(check.stdout).toContain('Integrity: not checked on postgresql');
@@ -101,11 +78,11 @@ if (testEngine() === 'postgresql') {
     let copy: string;
     let answeredBeforeBackup: bigint[] = [];
 
-    it('takes a consistent backup during a burst of 2,000 creates: every plant answered before it started is in the copy', async () => {
-      source = await freshDatabase();
+    test('takes a consistent backup during a burst of 2,000 creates: every plant answered before it started is in the copy', async ({ ownDatabase, startFileServer, fileTempDir }) => {
+      source = ownDatabase;
       ({ token } = await tokenIn(source.url, 'backup-burst'));
-      server = await serverOn(source.url);
-      const out = path.join(tempDir(), 'during-the-burst.db');
+      server = await startFileServer({ database: source });
+      const out = path.join(fileTempDir, 'during-the-burst.db');
 
       const answered: bigint[] = [];
       const failures: string[] = [];
@@ -151,7 +128,7 @@ if (testEngine() === 'postgresql') {
       );
     }, 180_000);
 
-    it('refuses to restore while a server runs on the database, and changes nothing', async () => {
+    test('refuses to restore while a server runs on the database, and changes nothing', async () => {
       const before = await source.execute('SELECT count(*) AS n FROM "Plant"');
       const restore = await db(source.url, 'restore', copy);
       expect(restore.status).toBe(1);
@@ -161,7 +138,7 @@ if (testEngine() === 'postgresql') {
       expect((await request(server, '/api/health')).status).toBe(200);
     });
 
-    it('restores the copy in place of the database it keeps beside it, and the copy serves', async () => {
+    test('restores the copy in place of the database it keeps beside it, and the copy serves', async ({ startOwnServer }) => {
       await server.stop();
       const file = source.url.slice('file:'.length);
       const plantsBefore = (await source.execute('SELECT count(*) AS n FROM "Plant"')) as { n: bigint }[];
@@ -173,7 +150,7 @@ if (testEngine() === 'postgresql') {
       expect(query<{ n: bigint }>(kept!, 'SELECT count(*) AS n FROM "Plant"')).toEqual(plantsBefore);
       expect(query<{ integrity_check: string }>(file, 'PRAGMA integrity_check')).toEqual([{ integrity_check: 'ok' }]);
 
-      const restored = await serverOn(source.url);
+      const restored = await startOwnServer({ database: source });
       for (const id of answeredBeforeBackup.slice(0, 20)) {
         const read = await request(restored, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
         expect(read.status, read.text).toBe(200);
@@ -189,9 +166,9 @@ if (testEngine() === 'postgresql') {
       await restored.stop();
     });
 
-    it('refuses a file that is not a database, and one that fails its integrity check', async () => {
-      const target = await freshDatabase();
-      const dir = tempDir();
+    test('refuses a file that is not a database, and one that fails its integrity check', async ({ makeDatabase, makeTempDir }) => {
+      const target = await makeDatabase();
+      const dir = makeTempDir();
       const garbage = path.join(dir, 'garbage.db');
       writeFileSync(garbage, 'not a database at all, just some bytes '.repeat(200));
       const refused = await db(target.url, 'restore', garbage);
@@ -213,9 +190,9 @@ if (testEngine() === 'postgresql') {
       expect(readdirSync(path.dirname(file)).filter((name) => /\.(replaced-|restoring)/.test(name))).toEqual([]);
     });
 
-    it('refuses a backup with a migration newer than the code', async () => {
-      const target = await freshDatabase();
-      const newer = path.join(tempDir(), 'newer.db');
+    test('refuses a backup with a migration newer than the code', async ({ makeDatabase, makeTempDir }) => {
+      const target = await makeDatabase();
+      const newer = path.join(makeTempDir(), 'newer.db');
       copyFileSync(copy, newer);
       const connection = new Database(newer);
       connection
@@ -230,10 +207,10 @@ if (testEngine() === 'postgresql') {
       expect(refused.stderr).toContain('was made by a newer version of Plant Store: it has migrations this code does not know (29991231000000_from_the_future)');
     });
 
-    it('applies the code\'s pending migrations to an older backup as it restores it', async () => {
+    test('applies the code\'s pending migrations to an older backup as it restores it', async ({ makeTempDir }) => {
       const older = migrationsBefore('sqlite', '_search_without_column_sizes');
-      cleanups.push(older.remove);
-      const dir = tempDir();
+      onTestFinished(older.remove);
+      const dir = makeTempDir();
       const oldFile = path.join(dir, 'older.db');
       await applyMigrations({ databaseUrl: `file:${oldFile}`, migrationsDir: older.dir });
       const target = `file:${path.join(dir, 'restored', 'plants.db')}`;
@@ -247,8 +224,8 @@ if (testEngine() === 'postgresql') {
       expect(check.stdout).toMatch(/Migrations: \d+ applied, 0 pending/);
     });
 
-    it('check fails on a database migrated by a newer version', async () => {
-      const target = await freshDatabase();
+    test('check fails on a database migrated by a newer version', async ({ makeDatabase }) => {
+      const target = await makeDatabase();
       await target.execute(
         `INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count)
          VALUES ('future', 'x', CURRENT_TIMESTAMP, '29991231000000_from_the_future', CURRENT_TIMESTAMP, 1)`,
@@ -260,10 +237,9 @@ if (testEngine() === 'postgresql') {
   });
 
   describe('scheduled backups (BACKUP_DIR)', () => {
-    it('writes a backup every BACKUP_INTERVAL and keeps the newest BACKUP_KEEP', async () => {
-      const database = await freshDatabase();
-      const dir = path.join(tempDir(), 'scheduled');
-      const server = await serverOn(database.url, { BACKUP_DIR: dir, BACKUP_INTERVAL: '2s', BACKUP_KEEP: '2' });
+    test('writes a backup every BACKUP_INTERVAL and keeps the newest BACKUP_KEEP', async ({ startOwnServer, makeTempDir }) => {
+      const dir = path.join(makeTempDir(), 'scheduled');
+      const server = await startOwnServer({ env: { BACKUP_DIR: dir, BACKUP_INTERVAL: '2s', BACKUP_KEEP: '2' } });
       const written = () => server.output().split('\n').filter((line) => line.includes('"msg":"backup written"')).length;
       await waitFor(() => written() >= 4, 30_000, server.output);
       const files = backupFiles(dir);
@@ -279,10 +255,10 @@ if (testEngine() === 'postgresql') {
       expect(server.child.exitCode).toBe(143);
     }, 60_000);
 
-    it('lists the backups on /backups for admins only, streams one with an audit record, and refuses names outside the folder', async () => {
-      const database = await freshDatabase();
-      const dir = path.join(tempDir(), 'listed');
-      const server = await serverOn(database.url, { BACKUP_DIR: dir });
+    test('lists the backups on /backups for admins only, streams one with an audit record, and refuses names outside the folder', async ({ startOwnServer, makeTempDir }) => {
+      const dir = path.join(makeTempDir(), 'listed');
+      const server = await startOwnServer({ env: { BACKUP_DIR: dir } });
+      const { database } = server;
       await waitFor(() => server.output().includes('"msg":"backup written"'), 30_000, server.output);
       const [name] = backupFiles(dir);
       const [admin, member] = await usingDatabase(database.url, async () => [await newAccount('admin', 'backups-admin'), await newAccount('staff', 'backups-staff')]);
@@ -331,12 +307,11 @@ if (testEngine() === 'postgresql') {
       expect(records2).toEqual([{ n: 1n }]);
     }, 60_000);
 
-    it('logs a failed backup and serves on', async () => {
-      const database = await freshDatabase();
-      const { token } = await tokenIn(database.url, 'failed-backup');
-      const parent = path.join(tempDir(), 'a-file');
+    test('logs a failed backup and serves on', async ({ startOwnServer, makeTempDir }) => {
+      const parent = path.join(makeTempDir(), 'a-file');
       writeFileSync(parent, 'a file where the folder should be');
-      const server = await serverOn(database.url, { BACKUP_DIR: path.join(parent, 'backups'), BACKUP_INTERVAL: '2s' });
+      const server = await startOwnServer({ env: { BACKUP_DIR: path.join(parent, 'backups'), BACKUP_INTERVAL: '2s' } });
+      const { token } = await tokenIn(server.database.url, 'failed-backup');
       const failed = () => server.output().split('\n').filter((line) => line.includes('"msg":"backup failed"'));
       await waitFor(() => failed().length >= 2, 30_000, server.output);
       expect(JSON.parse(failed()[0])).toMatchObject({ level: 'error', msg: 'backup failed', error: expect.stringContaining('ENOTDIR') });
@@ -345,9 +320,8 @@ if (testEngine() === 'postgresql') {
       expect((await createOn(server, token, `{"id": ${id}, "name": "Still serving"}`)).status).toBe(200);
     }, 60_000);
 
-    it('says plainly at start that BACKUP_INTERVAL is malformed, and serves on', async () => {
-      const database = await freshDatabase();
-      const server = await serverOn(database.url, { BACKUP_DIR: tempDir(), BACKUP_INTERVAL: 'daily' });
+    test('says plainly at start that BACKUP_INTERVAL is malformed, and serves on', async ({ startOwnServer, makeTempDir }) => {
+      const server = await startOwnServer({ env: { BACKUP_DIR: makeTempDir(), BACKUP_INTERVAL: 'daily' } });
       await waitFor(() => server.output().includes('scheduled backups could not start'), 30_000, server.output);
       expect(server.output()).toContain('BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got \\"daily\\"');
       expect((await request(server, '/api/health')).status).toBe(200);

@@ -9,22 +9,33 @@
 //                     given one) its own database; all stopped and removed after the test
 //   startFileServer   the same for servers a file's tests share (file-scoped): stopped and
 //                     removed when the file ends
+//   makeDatabase      makes migrated databases of the test's own, with no server; removed after it
+//   makeTempDir       makes folders of the test's own; removed, with what is in them, after it
+//   fileTempDir       a folder the file's tests share (file-scoped), removed when the file ends
 //
 // processOnOwnDatabase() is for files whose rules depend on every row there is (the first account, the
 // last admin): it also points this process's lib/db at a database of the file's own.
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, test as base } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
 import { createTestDatabase, type TestDatabase } from './database';
 import { startServer, type RunningServer, type ServerOptions } from './server';
 
-export type OwnServerOptions = Omit<ServerOptions, 'databaseUrl'> & {
-  /** A database to share (another server's, say); by default one of the server's own. */
-  database?: TestDatabase;
+/** What a server needs of a database it shares: a TestDatabase, or processOnOwnDatabase()'s. */
+export type SharedDatabase = Pick<TestDatabase, 'url' | 'execute'>;
+
+export type OwnServerOptions<Database extends SharedDatabase = TestDatabase> = Omit<ServerOptions, 'databaseUrl'> & {
+  /** A database to share (another server's, or this process's own); by default one of the server's own. */
+  database?: Database;
+  /** Removes the given database once the server has stopped (a copy made for it); its own always is. */
+  removeDatabaseAfter?: boolean;
   /** What to write into the database before the server starts on it (an account, an endpoint). */
-  prepare?: (database: TestDatabase) => Promise<unknown>;
+  prepare?: (database: Database) => Promise<unknown>;
 };
 
-export type OwnServer = RunningServer & { database: TestDatabase };
+export type OwnServer<Database extends SharedDatabase = TestDatabase> = RunningServer & { database: Database };
 
 export const test = base
   .extend('ownServerEnv', { scope: 'file' }, {} as Record<string, string>)
@@ -39,20 +50,60 @@ export const test = base
     return server;
   })
   .extend('startOwnServer', async ({}, { onCleanup }) => serverStarter(onCleanup))
-  .extend('startFileServer', { scope: 'file' }, async ({}, { onCleanup }) => serverStarter(onCleanup));
+  .extend('startFileServer', { scope: 'file' }, async ({}, { onCleanup }) => serverStarter(onCleanup))
+  .extend('makeDatabase', async ({}, { onCleanup }) => {
+    const made: TestDatabase[] = [];
+    onCleanup(async () => {
+      for (const database of made) await database.remove();
+    });
+    return async () => {
+      const database = await createTestDatabase();
+      made.push(database);
+      return database;
+    };
+  })
+  .extend('makeTempDir', async ({}, { onCleanup }) => {
+    const made: string[] = [];
+    onCleanup(() => {
+      for (const dir of made) rmSync(dir, { recursive: true, force: true });
+    });
+    return () => {
+      const dir = mkdtempSync(path.join(os.tmpdir(), 'plant-store-test-'));
+      made.push(dir);
+      return dir;
+    };
+  })
+  .extend('fileTempDir', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'plant-store-test-'));
+    onCleanup(() => rmSync(dir, { recursive: true, force: true }));
+    return dir;
+  });
 
 /** Starts servers (each on its own database unless given one), all stopped and their databases removed at `onCleanup`. */
-function serverStarter(onCleanup: (cleanup: () => Promise<void>) => void): (options?: OwnServerOptions) => Promise<OwnServer> {
-  const started: OwnServer[] = [];
-  const made: TestDatabase[] = [];
+/** Starts servers (each on its own database unless given one); a server's own database is `TestDatabase`. */
+type ServerStarter = <Database extends SharedDatabase = TestDatabase>(options?: OwnServerOptions<Database>) => Promise<OwnServer<Database>>;
+
+/** Starts servers (each on its own database unless given one), all stopped and their databases removed at `onCleanup`. */
+function serverStarter(onCleanup: (cleanup: () => Promise<void>) => void): ServerStarter {
+  const started: RunningServer[] = [];
+  const made: Pick<TestDatabase, 'remove'>[] = [];
   onCleanup(async () => {
     await Promise.all(started.map((server) => server.stop('SIGKILL')));
     for (const database of made) await database.remove();
   });
-  return async (options = {}) => {
-    const { database: given, prepare, ...serverOptions } = options;
+  return async <Database extends SharedDatabase = TestDatabase>(options: OwnServerOptions<Database> = {}) => {
+    const { database: given, prepare, removeDatabaseAfter, ...serverOptions } = options;
+    if (removeDatabaseAfter) {
+      if (!given || !('remove' in given)) throw new Error('removeDatabaseAfter needs a TestDatabase to remove');
+      made.push(given as SharedDatabase & Pick<TestDatabase, 'remove'>);
+    }
     let database = given;
-    if (!database) made.push((database = await createTestDatabase()));
+    if (!database) {
+      const own = await createTestDatabase();
+      made.push(own);
+      // Not given one, `Database` is its default, TestDatabase.
+      database = own as unknown as Database;
+    }
     await prepare?.(database);
     const server = Object.assign(await startServer({ ...serverOptions, databaseUrl: database.url }), { database });
     started.push(server);
@@ -68,7 +119,7 @@ export const withServerEnv = (env: Record<string, string>) => test.extend('ownSe
  * that depend on every account there is (the first account, the last admin), and for servers of
  * the file's own. The shared database is untouched.
  */
-export function processOnOwnDatabase(): { readonly url: string; execute(sql: string): Promise<unknown[]> } {
+export function processOnOwnDatabase(): SharedDatabase {
   let database: TestDatabase | undefined;
   const shared = process.env.DATABASE_URL;
   beforeAll(async () => {
