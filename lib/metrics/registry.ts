@@ -78,7 +78,7 @@ function createMetrics() {
     }),
     plantAnalyses: new Counter({
       name: 'plant_store_plant_analyses_total',
-      help: 'Times this instance gathered the planner\'s statistics on the plants table (ANALYZE, PostgreSQL) after writing a fifth of it.',
+      help: 'Times this instance gathered the planner\'s statistics on the plants table (ANALYZE, PostgreSQL) after writing a fifth of it (or 1,000 plants into a table never analyzed).',
       registers,
     }),
     webhookOldestPending: new Gauge({

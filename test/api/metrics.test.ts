@@ -59,19 +59,6 @@ function valueOf(text: string, name: string, labels: Labels = {}): number {
 const requests = (text: string, method: string, route: string, status: number) =>
   valueOf(text, 'http_server_request_duration_seconds_count', { http_request_method: method, http_route: route, http_response_status_code: String(status) });
 
-/** Waits for `check` to hold, polling, or fails with its last error after `timeoutMs`. */
-async function eventually<T>(check: () => Promise<T>, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
-
 /** `server`'s metrics, read with `token` (one with metrics:read). */
 async function scrape(server: Server, token: string) {
   const answer = await request(server, '/metrics', { token });
@@ -193,11 +180,15 @@ describe("GET /metrics through Next's router, with a rate limit and a webhook re
 
     // The dispatcher tries once, fails, and schedules the retry: the delivery stays pending. Waited
     // for in the database, so the scrapes stay within the scraper's rate limit.
-    await eventually(async () => {
-      const [delivery] = await deliveriesIn(server.database);
-      expect([delivery.status, Number(delivery.attempts)]).toEqual(['pending', 1]);
-      expect(delivery.lastError).not.toBeNull();
-    });
+    await expect
+      .poll(
+        async () => {
+          const [delivery] = await deliveriesIn(server.database);
+          return { status: delivery?.status, attempts: Number(delivery?.attempts), failed: delivery?.lastError != null };
+        },
+        { timeout: 10_000, interval: 100 },
+      )
+      .toEqual({ status: 'pending', attempts: 1, failed: true });
     const failed = await scrape(routed.server, routed.scraperToken);
     expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'retrying' })).toBe(1);
     expect(valueOf(failed, 'plant_store_webhook_delivery_attempts_total', { outcome: 'succeeded' })).toBe(0);
