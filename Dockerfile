@@ -28,9 +28,9 @@ WORKDIR /app
 ENV NODE_ENV=production NEXT_TELEMETRY_DISABLED=1 PORT=3000 HOSTNAME=0.0.0.0
 # What runs, and nothing else: .next/standalone is the server (server.js with the packages Next's
 # tracer found it needs), the start-up steps (start.mjs), the operator commands (cli/*.mjs) and the
-# migration engine, all bundled by npm run build; prisma/ holds the migrations they apply.
+# migration engine, all bundled by npm run build, and prisma/ with the migrations they apply (the
+# build copies it in).
 COPY --from=build --chown=node:node /app/.next/standalone ./
-COPY --from=build --chown=node:node /app/prisma ./prisma
 RUN mkdir -p data && chown node:node data
 USER node
 VOLUME /app/data

@@ -11,17 +11,19 @@ import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { newAccount, type Browser, type TestAccount } from '../support/accounts';
 import { uniqueId } from '../support/api';
-import { processOnOwnDatabase, test } from '../support/fixtures';
+import type { TestDatabase } from '../support/database';
+import { test } from '../support/fixtures';
 import type { RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
-const database = processOnOwnDatabase();
+let database: TestDatabase;
 let server: RunningServer;
 let token: string;
 let plantId: bigint;
 let account: TestAccount;
 
-test.beforeAll(async ({ startFileServer }) => {
+test.beforeAll(async ({ processDatabase, startFileServer }) => {
+  database = processDatabase;
   account = await newAccount('admin', 'burst-admin');
   token = (await createApiToken({ name: 'bursts' }, OPERATOR_COMMAND)).token;
   server = await startFileServer({ database, env: { TRUST_PROXY: '1', WEBHOOK_ALLOW_PRIVATE_URLS: '1' } });

@@ -11,18 +11,19 @@ import { db } from '../../lib/db/client';
 import { sqliteFilePath } from '../../lib/db/url';
 import { newAccount, signIn, type Browser, type TestAccount } from '../support/accounts';
 import { type ApiResponse, expectError, request } from '../support/api';
-import { testEngine } from '../support/database';
-import { processOnOwnDatabase, test } from '../support/fixtures';
+import { testEngine, type TestDatabase } from '../support/database';
+import { test } from '../support/fixtures';
 import { TEST_AUTH_SECRET, type RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
 
-const database = processOnOwnDatabase();
+let database: TestDatabase;
 const SESSION_COOKIE = '__Secure-next-auth.session-token';
 let a: RunningServer;
 let b: RunningServer;
 let asAdmin: Browser;
 
-test.beforeAll(async ({ startFileServer }) => {
+test.beforeAll(async ({ processDatabase, startFileServer }) => {
+  database = processDatabase;
   [a, b] = await Promise.all([startFileServer({ database }), startFileServer({ database })]);
   asAdmin = await signIn(a.url, await newAccount('admin', 'access-admin'));
 });

@@ -511,7 +511,7 @@ function report(comparison: Comparison, viaNext: RawExchange, viaDirect: RawExch
 
 /**
  * The direct server on `database`, the one through Next's router on `copy`; both stopped when the
- * file ends, and `copy` removed then (by whichever pair, once: removing it again is nothing).
+ * file ends, and `copy` removed once they have (each pair asks; a second removal does nothing).
  */
 async function startPair(
   startFileServer: (options: OwnServerOptions) => Promise<OwnServer>,

@@ -3,6 +3,8 @@
 // ends, whether it passed or not. (A project's files share one process, so nothing outlives its file.)
 //
 //   ownDatabase       a migrated database of the file's own (file-scoped)
+//   processDatabase   the same, with this process's lib/db pointed at it until the file ends (after
+//                     the servers started on it have stopped): processOnOwnDatabase() as a fixture
 //   ownServer         the production server on it, with `ownServerEnv` (file-scoped)
 //   ownServerEnv      the settings ownServer starts with: override it with withServerEnv()
 //   startOwnServer    starts servers of the test's own, each with its own settings and (unless
@@ -14,7 +16,9 @@
 //   fileTempDir       a folder the file's tests share (file-scoped), removed when the file ends
 //
 // processOnOwnDatabase() is for files whose rules depend on every row there is (the first account, the
-// last admin): it also points this process's lib/db at a database of the file's own.
+// last admin): it also points this process's lib/db at a database of the file's own. Its database is
+// removed in an afterAll hook, which runs before file-scoped fixtures end: a file that also starts
+// servers on it takes the processDatabase fixture instead, removed only once they have stopped.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,25 +27,35 @@ import { closeDb } from '../../lib/db/engine';
 import { createTestDatabase, type TestDatabase } from './database';
 import { startServer, type RunningServer, type ServerOptions } from './server';
 
-/** What a server needs of a database it shares: a TestDatabase, or processOnOwnDatabase()'s. */
-export type SharedDatabase = Pick<TestDatabase, 'url' | 'execute'>;
-
-export type OwnServerOptions<Database extends SharedDatabase = TestDatabase> = Omit<ServerOptions, 'databaseUrl'> & {
+export type OwnServerOptions = Omit<ServerOptions, 'databaseUrl'> & {
   /** A database to share (another server's, or this process's own); by default one of the server's own. */
-  database?: Database;
+  database?: TestDatabase;
   /** Removes the given database once the server has stopped (a copy made for it); its own always is. */
   removeDatabaseAfter?: boolean;
   /** What to write into the database before the server starts on it (an account, an endpoint). */
-  prepare?: (database: Database) => Promise<unknown>;
+  prepare?: (database: TestDatabase) => Promise<unknown>;
 };
 
-export type OwnServer<Database extends SharedDatabase = TestDatabase> = RunningServer & { database: Database };
+export type OwnServer = RunningServer & { database: TestDatabase };
 
 export const test = base
   .extend('ownServerEnv', { scope: 'file' }, {} as Record<string, string>)
   .extend('ownDatabase', { scope: 'file' }, async ({}, { onCleanup }) => {
     const database = await createTestDatabase();
     onCleanup(() => database.remove());
+    return database;
+  })
+  // Set up before any server a file starts, so removed only once they have stopped.
+  .extend('processDatabase', { scope: 'file' }, async ({}, { onCleanup }) => {
+    const database = await createTestDatabase();
+    const shared = process.env.DATABASE_URL;
+    await closeDb();
+    process.env.DATABASE_URL = database.url;
+    onCleanup(async () => {
+      await closeDb();
+      process.env.DATABASE_URL = shared;
+      await database.remove();
+    });
     return database;
   })
   .extend('ownServer', { scope: 'file' }, async ({ ownDatabase, ownServerEnv }, { onCleanup }) => {
@@ -80,30 +94,18 @@ export const test = base
   });
 
 /** Starts servers (each on its own database unless given one), all stopped and their databases removed at `onCleanup`. */
-/** Starts servers (each on its own database unless given one); a server's own database is `TestDatabase`. */
-type ServerStarter = <Database extends SharedDatabase = TestDatabase>(options?: OwnServerOptions<Database>) => Promise<OwnServer<Database>>;
-
-/** Starts servers (each on its own database unless given one), all stopped and their databases removed at `onCleanup`. */
-function serverStarter(onCleanup: (cleanup: () => Promise<void>) => void): ServerStarter {
-  const started: RunningServer[] = [];
-  const made: Pick<TestDatabase, 'remove'>[] = [];
+function serverStarter(onCleanup: (cleanup: () => Promise<void>) => void): (options?: OwnServerOptions) => Promise<OwnServer> {
+  const started: OwnServer[] = [];
+  const made: TestDatabase[] = [];
   onCleanup(async () => {
     await Promise.all(started.map((server) => server.stop('SIGKILL')));
     for (const database of made) await database.remove();
   });
-  return async <Database extends SharedDatabase = TestDatabase>(options: OwnServerOptions<Database> = {}) => {
+  return async (options = {}) => {
     const { database: given, prepare, removeDatabaseAfter, ...serverOptions } = options;
-    if (removeDatabaseAfter) {
-      if (!given || !('remove' in given)) throw new Error('removeDatabaseAfter needs a TestDatabase to remove');
-      made.push(given as SharedDatabase & Pick<TestDatabase, 'remove'>);
-    }
+    if (given && removeDatabaseAfter) made.push(given);
     let database = given;
-    if (!database) {
-      const own = await createTestDatabase();
-      made.push(own);
-      // Not given one, `Database` is its default, TestDatabase.
-      database = own as unknown as Database;
-    }
+    if (!database) made.push((database = await createTestDatabase()));
     await prepare?.(database);
     const server = Object.assign(await startServer({ ...serverOptions, databaseUrl: database.url }), { database });
     started.push(server);
@@ -119,7 +121,7 @@ export const withServerEnv = (env: Record<string, string>) => test.extend('ownSe
  * that depend on every account there is (the first account, the last admin), and for servers of
  * the file's own. The shared database is untouched.
  */
-export function processOnOwnDatabase(): SharedDatabase {
+export function processOnOwnDatabase(): { readonly url: string; execute(sql: string): Promise<unknown[]> } {
   let database: TestDatabase | undefined;
   const shared = process.env.DATABASE_URL;
   beforeAll(async () => {
