@@ -1,20 +1,17 @@
 // Redocly CLI lints the document the server publishes with its `recommended` ruleset
 // (redocly.yaml): no error and no warning. Run offline: telemetry and the update check are off.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { request, sharedServer } from '../support/api';
+import { test } from '../support/fixtures';
 
 type Problem = { ruleId: string; severity: string; message: string; location: { pointer: string }[] };
 
-const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-redocly-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
-
-/** Redocly's findings for a document, as `rule (severity) at pointer: message`. */
-async function lint(document: unknown): Promise<string[]> {
+/** Redocly's findings for a document (written into `folder`), as `rule (severity) at pointer: message`. */
+async function lint(document: unknown, folder: string): Promise<string[]> {
   const file = path.join(folder, `openapi-${Date.now()}.json`);
   writeFileSync(file, JSON.stringify(document, null, 2));
   const { stdout } = await promisify(execFile)(
@@ -33,13 +30,13 @@ async function publishedDocument(): Promise<Record<string, any>> { // eslint-dis
 }
 
 describe('Redocly lint of /openapi.json', () => {
-  it('finds no error and no warning with the recommended ruleset', async () => {
-    expect(await lint(await publishedDocument())).toEqual([]);
+  test('finds no error and no warning with the recommended ruleset', async ({ makeTempDir }) => {
+    expect(await lint(await publishedDocument(), makeTempDir())).toEqual([]);
   });
 
-  it('does report what the ruleset flags (a document without a license)', async () => {
+  test('does report what the ruleset flags (a document without a license)', async ({ makeTempDir }) => {
     const document = await publishedDocument();
     delete document.info.license;
-    expect(await lint(document)).toEqual([expect.stringMatching(/^info-license \(warn\) at #\/info: /)]);
+    expect(await lint(document, makeTempDir())).toEqual([expect.stringMatching(/^info-license \(warn\) at #\/info: /)]);
   });
 });

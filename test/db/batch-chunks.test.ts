@@ -1,8 +1,8 @@
 // A batch's chunks (lib/plants/batch.ts), in-process on the project's engine. On PostgreSQL they
-// overlap (PlantStore.chunksAtOnce): a chunk inserts while the one before still writes its records
-// and commits. What a batch stores must still be what storing its chunks one after another would:
-// its plants in the items' order, each id decided by its first item, and nothing from a chunk that
-// failed or from any chunk after it.
+// overlap (PlantStore.chunksAtOnce): a chunk inserts while the one before is still at work. What a
+// batch stores must still be what storing its chunks one after another would: its plants in the
+// items' order, each id decided by its first item, and nothing from a chunk that failed or from any
+// chunk after it.
 import { afterEach, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { engine } from '../../lib/db/engine';

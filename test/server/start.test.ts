@@ -1,12 +1,12 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
 // account, and serves the API from the same process (no child server), which stops on SIGTERM.
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createOn, uniqueId } from '../support/api';
 import { tokenIn } from '../support/database';
+import { test } from '../support/fixtures';
 import { freePort, TEST_AUTH_SECRET } from '../support/server';
 
 /** The inode of the socket listening on 127.0.0.1:`port`, from /proc/net/tcp. */
@@ -31,8 +31,10 @@ function holdsSocket(pid: number, inode: string): boolean {
   });
 }
 
-const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-start-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+let folder: string;
+test.beforeAll(({ fileTempDir }) => {
+  folder = fileTempDir;
+});
 
 describe('npm start', () => {
   it('migrates a new database, serves the API from the same process, and stops on SIGTERM', async () => {

@@ -1,21 +1,18 @@
 // The SQLite file holds password and token hashes: it and its WAL and SHM files are readable by
 // their owner only, as data/auth-secret is.
-import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { chmodSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { ensureSqliteFile } from '../../lib/db/url';
-
-const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-mode-'));
-afterAll(() => rmSync(folder, { recursive: true, force: true }));
+import { test } from '../support/fixtures';
 
 const modeOf = (file: string) => statSync(file).mode & 0o777;
 
 describe('SQLite file modes', () => {
-  it('a new database, its WAL and its SHM are created 0600, in a folder only its owner can enter', async () => {
-    const file = path.join(folder, 'new', 'plants.db');
+  test('a new database, its WAL and its SHM are created 0600, in a folder only its owner can enter', async ({ makeTempDir }) => {
+    const file = path.join(makeTempDir(), 'new', 'plants.db');
     await applyMigrations({ databaseUrl: `file:${file}` });
     const connection = new Database(file);
     try {
@@ -28,8 +25,8 @@ describe('SQLite file modes', () => {
     expect(modeOf(path.dirname(file)).toString(8)).toBe('700');
   });
 
-  it('an existing database readable by others is narrowed to 0600 when it is next opened', () => {
-    const file = path.join(folder, 'old.db');
+  test('an existing database readable by others is narrowed to 0600 when it is next opened', ({ makeTempDir }) => {
+    const file = path.join(makeTempDir(), 'old.db');
     for (const companion of [file, `${file}-wal`]) {
       writeFileSync(companion, '');
       chmodSync(companion, 0o644);

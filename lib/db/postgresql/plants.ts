@@ -198,9 +198,9 @@ function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } 
 
 // Creates that arrive together share a transaction (lib/db/inserts-together.ts).
 export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
-  // While a chunk writes its audit records and commits, the next inserts its plants: the database
-  // and this process work at the same time instead of in turn (docs/decisions.md, A batch's chunks
-  // on PostgreSQL).
+  // While a chunk is still at work (inserting, writing its records, committing), the next inserts
+  // its plants: the database and this process work at the same time instead of in turn
+  // (docs/decisions.md, A batch's chunks on PostgreSQL).
   chunksAtOnce: 2,
   // An interactive transaction of Prisma's client, with the client's one set of transaction options
   // (lib/db/client.ts).
