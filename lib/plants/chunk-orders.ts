@@ -27,7 +27,11 @@ export function chunkOrders(): ChunkOrders {
       const hasPlaced = new Promise<void>((resolve) => (placed = resolve));
       const hasInserted = new Promise<void>((resolve) => (inserted = resolve));
       const shared = new Set(ids.flatMap((id) => insertedWith.get(id) ?? []));
-      const order: ChunkOrder = { after: Promise.all([earlierPlaced, ...shared]), placed, inserted, earlierCommitted };
+      const after = Promise.all([earlierPlaced, ...shared]);
+      // An earlier chunk may fail while this one still waits for its turn, before anything awaits
+      // `after`: the chunk fails when it does (its work reports it), not the process now.
+      after.catch(ignore);
+      const order: ChunkOrder = { after, placed, inserted, earlierCommitted };
       return {
         order,
         follow(work) {

@@ -33,7 +33,8 @@ const slowInsertOf = (names: string[]) => `CREATE FUNCTION "slow_insert"() RETUR
 const UNDO = {
   sqlite: 'DROP TRIGGER IF EXISTS "RefuseOneRecord"',
   postgresql: `DROP TRIGGER IF EXISTS "RefuseOneRecord" ON "AuditEvent"; DROP FUNCTION IF EXISTS "refuse_one_record"();
-    DROP TRIGGER IF EXISTS "SlowInsert" ON "Plant"; DROP FUNCTION IF EXISTS "slow_insert"()`,
+    DROP TRIGGER IF EXISTS "SlowInsert" ON "Plant"; DROP FUNCTION IF EXISTS "slow_insert"();
+    ALTER SEQUENCE "Plant_seq_seq" NO MAXVALUE`,
 };
 afterEach(() => database.execute(UNDO[testEngine()]));
 
@@ -63,6 +64,21 @@ it('a chunk that fails after inserting its plants stores none of them, nor any o
   await database.execute(REFUSE[testEngine()](items[at(1, 5)].id));
 
   await expect(createPlants(items, OPERATOR_COMMAND)).rejects.toThrow(/refused by the test/);
+
+  const found = await Promise.all(items.map((item) => engine().plants.findById(item.id)));
+  const storedChunks = [0, 1, 2, 3].map((chunk) => found.slice(at(chunk), at(chunk + 1)).filter(Boolean).length);
+  expect(storedChunks).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
+});
+
+it.runIf(testEngine() === 'postgresql')('a chunk that fails before it has its places stores nothing, nor any chunk after it, one still waiting for its turn included', async () => {
+  const items = batchOf('Unplaced');
+  // The storage order runs out of places within the second chunk's: its reservation fails while the
+  // first chunk still inserts, and the third waits for a free turn.
+  await database.execute(`DO $$ BEGIN
+    EXECUTE format('ALTER SEQUENCE "Plant_seq_seq" MAXVALUE %s', (SELECT last_value FROM "Plant_seq_seq") + ${BATCH_CHUNK_SIZE + 50});
+  END $$`);
+
+  await expect(createPlants(items, OPERATOR_COMMAND)).rejects.toThrow(/reached maximum value/);
 
   const found = await Promise.all(items.map((item) => engine().plants.findById(item.id)));
   const storedChunks = [0, 1, 2, 3].map((chunk) => found.slice(at(chunk), at(chunk + 1)).filter(Boolean).length);
