@@ -88,10 +88,10 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
   return {
     chunksAtOnce: statements.chunksAtOnce,
     insertMany(plants, record, order?: ChunkOrder) {
-      if (order && statements.chunksAtOnce === 1) throw new Error('insertMany: this store runs one chunk at a time');
       if (!order) return changePlants(record, (tx, changed) => statements.insertMany(tx, plants, changed), { weight: plants.length });
+      // Only a store whose chunks overlap (chunksAtOnce > 1) has places to reserve.
       const { reservePlaces } = statements;
-      if (!reservePlaces) throw new Error('insertMany: a store that overlaps chunks reserves their places');
+      if (!reservePlaces) throw new Error('insertMany: this store runs one chunk at a time');
       const work = async (tx: Transaction, changed: PlantChange[]) => {
         await order.after;
         const places = await reservePlaces(tx, plants.length);
