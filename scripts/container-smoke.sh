@@ -10,7 +10,9 @@
 # it, a stand-in does: a Debian bookworm root file system (debootstrap --variant=minbase bookworm
 # rootfs) with this machine's Node and npm in /usr/local, a `node` user (uid 1000), Node's headers in
 # /usr/local/include/node (better-sqlite3 compiles against them) and the machine's CA certificates,
-# imported with `podman import --change 'ENV NODE_EXTRA_CA_CERTS=...' rootfs.tar node:20-bookworm-slim`.
+# imported with `podman import --change 'ENV NODE_EXTRA_CA_CERTS=...' --change 'ENV
+# npm_config_nodedir=/usr/local' rootfs.tar node:20-bookworm-slim` (without nodedir, node-gyp tries
+# to download the headers for better-sqlite3, and fails offline).
 # In a sandbox that refuses podman's default resource limits ("error setting rlimit"), set lower
 # ones in /etc/containers/containers.conf: [containers] default_ulimits = ["nofile=20000:20000",
 # "nproc=4096:4096"].
