@@ -13,7 +13,7 @@ import { slots } from '../slots';
 import { recordedChange, settleCreate } from './service';
 import { engine } from '../db/engine';
 import type { InsertOutcome } from '../db/stores';
-import { chunkOrders } from './chunk-orders';
+import { chunkOrders, signal } from './chunk-orders';
 
 /**
  * Items per transaction. One transaction for a chunk costs one commit instead of one per plant;
@@ -29,7 +29,6 @@ export const BATCH_CHUNK_SIZE = 250;
 // in order, and the total rate stays what the CPU allows.
 const chunkSlots = slots('batch-chunks', () => engine().plants.chunksAtOnce);
 
-const ignore = () => {};
 const failure = (index: number, error: ApiError): BatchItemResult => ({
   index,
   status: error.status as 400 | 409,
@@ -82,22 +81,24 @@ export async function createPlants(items: readonly unknown[], context: ChangeCon
     const chunk = valid.slice(start, start + BATCH_CHUNK_SIZE);
     const plants = chunk.map(({ plant }) => ({ id: plant.id, name: plant.name, tag: plant.tag ?? null }));
     const ordered = orders?.next(plants.map(({ id }) => id));
-    let started = ignore;
-    const hasStarted = new Promise<void>((resolve) => (started = resolve));
+    const started = signal();
     // Each plant the chunk stores gets its audit record and its event, in the chunk's transaction.
     const settled = chunkSlots
       .run(() => {
-        started();
+        started.fire();
         return recordedChange(context, (record) => store.insertMany(plants, record, ordered?.order));
       })
       .then((outcomes) => settleChunk(chunk, outcomes, results));
     stored.push(settled);
     ordered?.follow(settled);
     // Its failure is the batch's (below); the chunks after it are not started.
-    const ended = settled.then(ignore, () => (failed = true));
+    const ended = settled.then(
+      () => undefined,
+      () => (failed = true),
+    );
     // Where chunks overlap, the next one queues for a slot once this one has its own, so that the
     // chunks of parallel batches still take turns; else once this one has committed.
-    await (orders ? Promise.race([hasStarted, ended]) : ended);
+    await (orders ? Promise.race([started.reached, ended]) : ended);
   }
   // Answered once every chunk has committed or been undone; a failure is the first chunk's.
   const firstFailure = (await Promise.allSettled(stored)).find((outcome) => outcome.status === 'rejected');

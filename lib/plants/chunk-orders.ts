@@ -6,6 +6,13 @@ import type { ChunkOrder } from '../db/stores';
 
 const ignore = () => {};
 
+/** A promise that resolves when `fire` is called: one of the moments a chunk reaches. */
+export function signal(): { reached: Promise<void>; fire(): void } {
+  let fire = ignore;
+  const reached = new Promise<void>((resolve) => (fire = resolve));
+  return { reached, fire };
+}
+
 export type ChunkOrders = {
   /**
    * The order of the next chunk, of plants with `ids`. `follow` is given the chunk's work once it is
@@ -22,22 +29,20 @@ export function chunkOrders(): ChunkOrders {
   const insertedWith = new Map<bigint, Promise<unknown>>();
   return {
     next(ids) {
-      let placed = ignore;
-      let inserted = ignore;
-      const hasPlaced = new Promise<void>((resolve) => (placed = resolve));
-      const hasInserted = new Promise<void>((resolve) => (inserted = resolve));
+      const placed = signal();
+      const inserted = signal();
       const shared = new Set(ids.flatMap((id) => insertedWith.get(id) ?? []));
       const after = Promise.all([earlierPlaced, ...shared]);
       // An earlier chunk may fail while this one still waits for its turn, before anything awaits
       // `after`: the chunk fails when it does (its work reports it), not the process now.
       after.catch(ignore);
-      const order: ChunkOrder = { after, placed, inserted, earlierCommitted };
+      const order: ChunkOrder = { after, placed: placed.fire, inserted: inserted.fire, earlierCommitted };
       return {
         order,
         follow(work) {
-          earlierPlaced = Promise.race([hasPlaced, work]);
+          earlierPlaced = Promise.race([placed.reached, work]);
           earlierCommitted = work;
-          const chunkInserted = Promise.race([hasInserted, work]);
+          const chunkInserted = Promise.race([inserted.reached, work]);
           // Rejected only when the chunk failed, which its own work reports.
           for (const promise of [earlierPlaced, chunkInserted]) promise.catch(ignore);
           for (const id of ids) insertedWith.set(id, chunkInserted);
