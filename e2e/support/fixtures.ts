@@ -21,8 +21,8 @@ export async function signInThroughForm(page: Page, email = STAFF_EMAIL, passwor
   await submitSignInForm(page, email, password);
 }
 
-/** Fills the sign-in form and sends it, whether or not a script runs on the page. */
-export async function submitSignInForm(page: Page, email: string, password: string) {
+/** Fills the sign-in form and sends it (the click waits for its script to enable the button). */
+async function submitSignInForm(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
