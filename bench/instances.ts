@@ -5,12 +5,16 @@
 // Everything runs on this machine, so two instances share its cores with PostgreSQL and the load
 // generator: the figures show what coordinating through the database costs, not how far more
 // machines would scale.
+import { writeFileSync } from 'node:fs';
 import os from 'node:os';
+import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { createTestDatabase, tokenIn } from '../test/support/database';
 import { startServer, type RunningServer } from '../test/support/server';
 
+// --json FILE: also write the figures there (npm run bench's `instances` target reads them).
+const { values: options } = parseArgs({ options: { json: { type: 'string' } } });
 const CONNECTIONS = 32;
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP_S = 3;
@@ -74,6 +78,7 @@ async function main() {
       );
     }
     console.log(`\nstored: ${stored} plants for ${one.requests + two.requests} answered requests in the measured runs (plus warm-ups and requests in flight)`);
+    if (options.json) writeFileSync(options.json, JSON.stringify({ connections: CONNECTIONS, durationSeconds: DURATION_S, one, two, stored }));
     if (one.non2xx + one.errors + two.non2xx + two.errors > 0) process.exitCode = 1;
   } finally {
     await Promise.all(servers.map((server) => server.stop()));

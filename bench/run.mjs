@@ -69,7 +69,9 @@ const USAGE = `usage: npm run bench -- [options]
                       floor (= floor-post + floor-get), floor-post, floor-get,
                       webhook, json (reading JSON bodies, in-process: bench/json-parse.ts),
                       catalogue (batch, search and export on 100,000 plants, SQLite
-                      and PostgreSQL: bench/catalogue.ts)
+                      and PostgreSQL: bench/catalogue.ts),
+                      instances (POST /plants on PostgreSQL, one server and two:
+                      bench/instances.ts)
                       (default: all)
   --duration S        measured seconds per target (default 10; 3 with --quick)
   --warmup S          warm-up seconds per target, results discarded (default 3; 1 with --quick)
@@ -114,6 +116,8 @@ const TARGETS = [
   { key: 'json', label: 'reading JSON bodies', server: 'json' },
   // Its own servers and databases, one per engine (bench/catalogue.ts); --duration is its search load's.
   { key: 'catalogue', label: 'catalogue on 100,000 plants', server: 'catalogue' },
+  // Its own servers and PostgreSQL database (bench/instances.ts); --duration is its load's.
+  { key: 'instances', label: 'POST /plants on PostgreSQL, one instance and two', server: 'instances' },
 ];
 const TARGET_ALIASES = {
   floor: ['floor-post', 'floor-get'],
@@ -167,7 +171,7 @@ function readOptions(argv) {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = TARGET_ALIASES[name] ?? (TARGETS.some((target) => target.key === name) ? [name] : null);
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, metrics, floor, floor-post, floor-get, webhook, json, catalogue)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, metrics, floor, floor-post, floor-get, webhook, json, catalogue, instances)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');
@@ -870,6 +874,14 @@ function report(run) {
         `export ${result.exported.seconds.toFixed(2)} s, server RSS ${result.exported.rssBeforeMb.toFixed(0)} → ${result.exported.rssPeakMb.toFixed(0)} MB`,
     );
   }
+  if (run.instances) {
+    const { one, two, connections } = run.instances;
+    lines.push(
+      `instances, postgresql, POST /plants at ${connections} connections, the rate limit on: one instance ${Math.round(one.reqPerSec)} req/s ` +
+        `(p50 ${one.p50} ms, p99 ${one.p99} ms), two ${Math.round(two.reqPerSec)} req/s (p50 ${two.p50} ms, p99 ${two.p99} ms)`,
+    );
+  }
+  lines.push(...targetLines(run));
   if (run.json) {
     const json = run.json;
     lines.push(
@@ -910,6 +922,31 @@ function report(run) {
   }
   for (const failure of run.failures) lines.push(`FAILED: ${failure}`);
   return lines.join('\n');
+}
+
+// The bulk-load, search and PostgreSQL create targets (docs/performance.md, Targets), each beside
+// its figure from this run. Only the targets whose part ran are shown.
+const CATALOGUE_TARGETS = [
+  { engine: 'sqlite', what: 'SQLite batch, plants/s, one client', at: (result) => result.batch.oneClient, atLeast: 20_000 },
+  { engine: 'postgresql', what: 'PostgreSQL batch, plants/s, one client', at: (result) => result.batch.oneClient, atLeast: 10_000 },
+  { engine: 'sqlite', what: 'SQLite search p99 at 8 connections right after the load, ms', at: (result) => result.search.p99, atMost: 50 },
+  { engine: 'postgresql', what: 'PostgreSQL search p99 at 8 connections right after the load, ms', at: (result) => result.search.p99, atMost: 50 },
+];
+
+function targetLines(run) {
+  const rows = [];
+  for (const target of CATALOGUE_TARGETS) {
+    const result = (run.catalogue ?? []).find((candidate) => candidate.engine === target.engine);
+    if (result) rows.push([target.what, target.at(result), target]);
+  }
+  if (run.instances) rows.push(['PostgreSQL POST /plants, one instance, rate limit on, req/s', run.instances.one.reqPerSec, { atLeast: 1_500 }]);
+  if (rows.length === 0) return [];
+  const formatted = rows.map(([what, value, { atLeast, atMost }]) => {
+    const met = atLeast !== undefined ? value >= atLeast : value <= atMost;
+    const bound = atLeast !== undefined ? `≥ ${atLeast.toLocaleString('en-US')}` : `≤ ${atMost}`;
+    return [`  ${what}`, value >= 100 ? Math.round(value).toLocaleString('en-US') : value.toFixed(1), bound, met ? 'met' : 'not met'];
+  });
+  return ['', 'targets:', table([['  what', 'this run', 'target', ''], ...formatted])];
 }
 
 function ratios(targets) {
@@ -1100,6 +1137,20 @@ async function main() {
       run.catalogue = JSON.parse(readFileSync(figures, 'utf8'));
     } catch (error) {
       run.failures.push(`catalogue: ${error.message}`);
+    }
+  }
+
+  if (options.targets.some((target) => target.key === 'instances')) {
+    checkInterrupted();
+    const figures = path.join(TMP_DIR, 'instances.json');
+    say('instances: bench/instances.ts, POST /plants on PostgreSQL (its own servers and database)');
+    try {
+      await runCommand('bench/instances.ts', TSX_BIN, [...TSX_CONDITIONS, 'bench/instances.ts', '--json', figures], {
+        env: { ...process.env, BENCH_DURATION: String(options.duration) },
+      });
+      run.instances = JSON.parse(readFileSync(figures, 'utf8'));
+    } catch (error) {
+      run.failures.push(`instances: ${error.message}`);
     }
   }
 
