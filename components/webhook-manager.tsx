@@ -165,10 +165,13 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
   );
 }
 
-export function WebhookManager({ endpoints, eventTypes }: { endpoints: EndpointView[]; eventTypes: string[] }) {
+export function WebhookManager({ endpoints, eventTypes, eventsAwaitDelivery }: { endpoints: EndpointView[]; eventTypes: string[]; eventsAwaitDelivery: boolean }) {
   const router = useRouter();
   const [state, create, creating] = useActionState<CreateEndpointState, FormData>(createEndpointAction, { kind: 'idle' });
-  const waiting = endpoints.some((endpoint) => endpoint.deliveries.some((delivery) => delivery.status === 'pending' || delivery.status === 'delivering'));
+  // Followed until done: deliveries under way, and events the dispatcher has not yet made
+  // deliveries of (a test event's delivery appears only once it has).
+  const waiting =
+    eventsAwaitDelivery || endpoints.some((endpoint) => endpoint.deliveries.some((delivery) => delivery.status === 'pending' || delivery.status === 'delivering'));
 
   useEffect(() => {
     if (!waiting) return;

@@ -37,6 +37,10 @@ const server = spawn(process.execPath, [HEAP_LIMIT_FLAG, '.next/standalone/serve
     // network's allowance of password attempts without touching the other journeys'.
     TRUST_PROXY: '1',
     BACKUP_DIR: backups,
+    // The dispatcher leaves an event for 1.5 s before making its deliveries, so the webhooks page
+    // always shows a just-sent test event before its delivery exists, and must follow it on: a
+    // busy machine once showed that moment, which the page then left as it was.
+    PLANT_STORE_TEST_DISPATCH_DELAY_MS: '1500',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));

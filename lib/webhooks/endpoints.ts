@@ -145,6 +145,14 @@ export async function resendDelivery(deliveryId: string, context: ChangeContext)
   deliverSoon();
 }
 
+/**
+ * Whether some event still waits for the dispatcher to make its deliveries (a test event just sent,
+ * say): until then the /webhooks page shows none for it, so the page follows on.
+ */
+export async function eventsAwaitDelivery(): Promise<boolean> {
+  return (await db().webhookEvent.findFirst({ where: { fannedOut: false }, select: { seq: true } })) !== null;
+}
+
 /** An endpoint's newest deliveries, for the /webhooks page. */
 export async function recentDeliveries(endpointId: string, take = 20): Promise<DeliverySummary[]> {
   const rows = await db().webhookDelivery.findMany({

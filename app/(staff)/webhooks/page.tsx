@@ -1,7 +1,7 @@
 import type { Metadata } from 'next';
 import { WebhookManager, type EndpointView } from '@/components/webhook-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
-import { listWebhookEndpoints, recentDeliveries } from '@/lib/webhooks/endpoints';
+import { eventsAwaitDelivery, listWebhookEndpoints, recentDeliveries } from '@/lib/webhooks/endpoints';
 import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';
 
 export const metadata: Metadata = { title: 'Webhooks · Plant Store' };
@@ -33,5 +33,7 @@ export default async function WebhooksPage() {
       })),
     })),
   );
-  return <WebhookManager endpoints={views} eventTypes={[...WEBHOOK_EVENT_TYPES]} />;
+  // With no endpoint enabled nobody wakes the dispatcher, and changes' events may wait unread.
+  const awaiting = endpoints.some((endpoint) => endpoint.enabled) && (await eventsAwaitDelivery());
+  return <WebhookManager endpoints={views} eventTypes={[...WEBHOOK_EVENT_TYPES]} eventsAwaitDelivery={awaiting} />;
 }
