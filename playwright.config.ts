@@ -4,8 +4,8 @@ import { E2E_PORT } from './e2e/support/staff';
 
 export default defineConfig({
   testDir: 'e2e',
-  // At most two workers, one for each core; each project says how many it uses.
-  workers: 2,
+  // The specs share one server and database; one worker keeps their effects in order.
+  workers: 1,
   fullyParallel: false,
   forbidOnly: !!process.env.CI,
   retries: 0,
@@ -16,12 +16,8 @@ export default defineConfig({
   // (scripts/test.mjs); the journeys run beside the vitest suites.
   projects: [
     // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
-    // The journeys share one server and database; one worker keeps their effects in order.
-    { name: 'journeys', workers: 1, testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'])] },
-    // Lighthouse's runs change nothing, and each waits on its page for much of its time: two at
-    // once took 78–101 s for the 24 runs instead of 124–136 s, their scores a few points lower at
-    // worst (docs/testing.md, Playwright).
-    { name: 'lighthouse', workers: 2, fullyParallel: true, testMatch: '**/lighthouse.spec.ts' },
+    { name: 'journeys', testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'])] },
+    { name: 'lighthouse', testMatch: '**/lighthouse.spec.ts' },
   ],
   outputDir: 'test-results',
   use: {

@@ -1,9 +1,8 @@
 // Lighthouse, with its desktop preset and its mobile one (a phone's screen, a slow network and a
 // slower CPU, simulated), on every page, signed in where the page needs it: performance at least 90,
-// accessibility and best practices 100. One test per page and preset, each with its own run in the
-// Chromium of its Playwright worker (two run at once, playwright.config.ts), which Lighthouse drives
-// over the DevTools protocol. The scores are printed; docs/performance.md (Lighthouse) has the last
-// ones seen.
+// accessibility and best practices 100. One test per page and preset, each
+// with its own run in a Chromium of its own that Lighthouse drives over the DevTools protocol. The
+// scores are printed; docs/performance.md (Lighthouse) has the last ones seen.
 import { createServer } from 'node:net';
 import { chromium, expect, test, type Browser } from '@playwright/test';
 import lighthouse, { desktopConfig } from 'lighthouse';
