@@ -3,7 +3,7 @@
 import { startReceiver } from '../test/support/receiver';
 import { addMember } from './support/accounts';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
-import { csvOf, seedPlants } from './support/plants';
+import { chooseCsv, csvOf, seedPlants } from './support/plants';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png`, fullPage: true });
 
@@ -90,7 +90,7 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
     [uniqueId(), '', 'succulent'],
     [uniqueId(), 'Hoya carnosa', 'trailing'],
   ];
-  await page.getByLabel('CSV file').setInputFiles({ name: 'greenhouse.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(rows)) });
+  await chooseCsv(page, { name: 'greenhouse.csv', mimeType: 'text/csv', buffer: Buffer.from(csvOf(rows)) });
   await expect(page.getByRole('button', { name: 'Import 3 plants' })).toBeVisible();
   await page.screenshot(shot('import-preview'));
   await page.getByRole('button', { name: 'Import 3 plants' }).click();

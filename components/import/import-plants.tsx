@@ -7,6 +7,7 @@ import { postBatch, type BatchResult } from '@/lib/api-client/plants';
 import { CSV_COLUMNS, parsePlantsCsv, toCsv, type CsvRecord } from '@/lib/csv/plants-csv';
 import { BATCH_MAX_ITEMS } from '@/lib/schemas/plant';
 import { useBearer, type SessionToken } from '../use-session-token';
+import { useHydrated } from '../use-hydrated';
 import { saveFile } from '../save-file';
 import { ImportResults, RowAndColumnHeaders, type Outcome } from './import-results';
 
@@ -104,6 +105,8 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
   }
 
   const importing = progress !== null && outcomes === null;
+  // A file chosen before React has hydrated the page would reach no change handler.
+  const hydrated = useHydrated();
   return (
     <>
       <section className="card" aria-labelledby="import-heading">
@@ -121,7 +124,7 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
             type="file"
             accept=".csv,text/csv"
             onChange={choose}
-            disabled={importing}
+            disabled={importing || !hydrated}
             aria-describedby={fileProblem ? 'csv-file-problem' : undefined}
           />
         </div>

@@ -1,6 +1,8 @@
 // Plants for a journey, put in place through the API with the signed-in page's session token, as
 // any client would; and the CSV files the import journeys choose.
 import type { Page } from '@playwright/test';
+
+type FilePayload = { name: string; mimeType: string; buffer: Buffer };
 import { expect } from './fixtures';
 
 export type SeedPlant = { id: string; name: string; tag?: string };
@@ -36,4 +38,14 @@ export const marker = () => `zx${Math.random().toString(36).slice(2, 8).replace(
 export function csvOf(rows: string[][], header = ['id', 'name', 'tag']): string {
   const cell = (value: string) => (/[",\r\n]/.test(value) ? `"${value.replaceAll('"', '""')}"` : value);
   return [header, ...rows].map((row) => row.map(cell).join(',')).join('\r\n') + '\r\n';
+}
+
+/**
+ * Chooses a file on /import once the page's script can read it: the input is disabled until React
+ * has hydrated the page, and setInputFiles, unlike a click, does not wait for that.
+ */
+export async function chooseCsv(page: Page, file: FilePayload): Promise<void> {
+  const input = page.getByLabel('CSV file');
+  await expect(input).toBeEnabled();
+  await input.setInputFiles(file);
 }
