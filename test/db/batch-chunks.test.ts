@@ -38,6 +38,12 @@ const UNDO = {
 };
 afterEach(() => database.execute(UNDO[testEngine()]));
 
+/** How many plants of each of the batch's four chunks are stored. */
+async function storedPerChunk(items: ReturnType<typeof batchOf>): Promise<number[]> {
+  const found = await Promise.all(items.map((item) => engine().plants.findById(item.id)));
+  return [0, 1, 2, 3].map((chunk) => found.slice(at(chunk), at(chunk + 1)).filter(Boolean).length);
+}
+
 it('stores every chunk in the items order, and an id that comes again in the next chunk is decided by its first item', async () => {
   const items = batchOf('Ordered');
   // The same content again (a retry: 200, not created), and another content (a conflict: 409),
@@ -65,9 +71,7 @@ it('a chunk that fails after inserting its plants stores none of them, nor any o
 
   await expect(createPlants(items, OPERATOR_COMMAND)).rejects.toThrow(/refused by the test/);
 
-  const found = await Promise.all(items.map((item) => engine().plants.findById(item.id)));
-  const storedChunks = [0, 1, 2, 3].map((chunk) => found.slice(at(chunk), at(chunk + 1)).filter(Boolean).length);
-  expect(storedChunks).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
+  expect(await storedPerChunk(items)).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
 });
 
 it.runIf(testEngine() === 'postgresql')('a chunk that fails before it has its places stores nothing, nor any chunk after it, one still waiting for its turn included', async () => {
@@ -80,7 +84,5 @@ it.runIf(testEngine() === 'postgresql')('a chunk that fails before it has its pl
 
   await expect(createPlants(items, OPERATOR_COMMAND)).rejects.toThrow(/reached maximum value/);
 
-  const found = await Promise.all(items.map((item) => engine().plants.findById(item.id)));
-  const storedChunks = [0, 1, 2, 3].map((chunk) => found.slice(at(chunk), at(chunk + 1)).filter(Boolean).length);
-  expect(storedChunks).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
+  expect(await storedPerChunk(items)).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
 });
