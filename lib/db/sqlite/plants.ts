@@ -1,7 +1,7 @@
 // The plant statements on SQLite, as prepared statements on SQLite's own connection (connection.ts),
 // built into the plant store by lib/db/plant-store.ts. They read and write the same Plant table, in
 // the same formats, as Prisma does. Search uses the FTS5 trigram table the migrations keep beside it
-// ("PlantSearch", rowid = "seq").
+// ("PlantSearch", rowid = "seq", each name with two U+0001 characters after it: short-search.ts).
 //
 // Why not Prisma: these are the API's hot path. A create with its audit record is 61.6 µs of SQLite
 // work through these statements, where Prisma's query interpreter and adapter cost about a third of
@@ -14,6 +14,7 @@ import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
+import { shortTextTerms } from './short-search';
 import { processWide } from '../../process-wide';
 import { fromSqliteTime, inTransaction, othersCommitMark, prepared, toSqliteTime, whenNotBusy } from './connection';
 
@@ -57,11 +58,14 @@ type Value = string | number | bigint;
 /**
  * The FROM and WHERE of a list or a count. A search of three characters or more walks the trigram
  * index, in the list's order when that is the order added, and each plant it finds is checked for
- * the tag if there is one; a shorter search checks plants in the list's order until the page is
- * full. The trigram index leads even with a tag: on 100,000 plants the (tag, seq) index leading
- * cost about 5 ms for a text that no plant of the tag has (every plant of the tag read and checked),
- * where the trigram index costs the plants that have the text, 0.02 ms for a rare text; for a
- * common text (a quarter of the plants) the two cost about the same (docs/performance-log.md).
+ * the tag if there is one. So does one of one or two characters that none of the newest plants has,
+ * through the index's terms that start with it (short-search.ts, which runs statements of its own:
+ * so this runs where the list or count does); otherwise a search that short checks plants in the
+ * list's order until the page is full. The trigram index leads even with a tag: on 100,000 plants
+ * the (tag, seq) index leading cost about 5 ms for a text that no plant of the tag has (every plant
+ * of the tag read and checked), where the trigram index costs the plants that have the text, 0.02
+ * ms for a rare text; for a common text (a quarter of the plants) the two cost about the same
+ * (docs/performance-log.md).
  */
 function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
   const conditions: string[] = [];
@@ -69,13 +73,20 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
   const parameter = (value: Value) => (parameters.push(value), '?');
   let from = '"Plant" p';
   let seq = 'p."seq"';
+  const byIndex = (match: string) => {
+    from = '"PlantSearch" s JOIN "Plant" p ON p."seq" = s.rowid';
+    seq = 's.rowid';
+    conditions.push(`s."PlantSearch" MATCH ${parameter(match)}`);
+  };
   if (query.folded !== undefined) {
-    if (usesTrigramIndex(query.folded)) {
-      from = '"PlantSearch" s JOIN "Plant" p ON p."seq" = s.rowid';
-      seq = 's.rowid';
-      conditions.push(`s."PlantSearch" MATCH ${parameter(ftsPhrase(query.folded))}`);
-    } else {
-      conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
+    if (usesTrigramIndex(query.folded)) byIndex(ftsPhrase(query.folded));
+    else {
+      const pattern = containsPattern(query.folded);
+      const looked = shortTextTerms(query.folded, query.tag, pattern);
+      if (looked?.match) byIndex(looked.match);
+      // No term starts with the text: no plant has it.
+      else if (looked) conditions.push('0');
+      conditions.push(`p."nameFolded" LIKE ${parameter(pattern)} ESCAPE '\\'`);
     }
   }
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
@@ -126,13 +137,17 @@ export const sqlitePlants = plantStoreOf<void>({
   },
   findById: (id) => whenNotBusy(() => findById(id)),
   async list(query) {
-    const { sql, parameters } = listStatement(query);
-    const rows = await whenNotBusy(() => prepared<Value[], StoredRow>(sql).all(...parameters));
+    const rows = await whenNotBusy(() => {
+      const { sql, parameters } = listStatement(query);
+      return prepared<Value[], StoredRow>(sql).all(...parameters);
+    });
     return rows.map(toRow);
   },
   async count(query) {
-    const { from, where, parameters } = filterStatement(query);
-    const row = await whenNotBusy(() => prepared<Value[], { count: bigint }>(`SELECT count(*) AS "count" FROM ${from}${where}`).get(...parameters));
+    const row = await whenNotBusy(() => {
+      const { from, where, parameters } = filterStatement(query);
+      return prepared<Value[], { count: bigint }>(`SELECT count(*) AS "count" FROM ${from}${where}`).get(...parameters);
+    });
     return Number(row!.count);
   },
   countStamp: () => whenNotBusy(() => `${othersCommitMark()}.${written.changes}`),

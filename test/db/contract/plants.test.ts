@@ -28,6 +28,8 @@ const INT64_MIN = -9223372036854775808n;
 const unrecorded: RecordChanges = () => ({ audit: [], events: [] });
 const plant = (name: string, tag: string | null = null, id = uniqueId()): PlantValues => ({ id, name, tag });
 const insertOne = async (values: PlantValues) => (await store().insertMany([values], unrecorded))[0].row;
+/** A row's place in any order, for `after`. */
+const past = (row: PlantRow) => ({ seq: row.seq, id: row.id, folded: foldForSearch(row.name) });
 
 describe('an empty store', () => {
   it('has no highest id, offers 1 as the lowest free one, and lists and finds nothing', async () => {
@@ -199,7 +201,6 @@ describe('delete', () => {
 });
 
 describe('list', () => {
-  const past = (row: PlantRow) => ({ seq: row.seq, id: row.id, folded: foldForSearch(row.name) });
 
   it('walks newest first and oldest first past a position, `take` at a time, with or without a search', async () => {
     const marker = `pg${randomInt(1e9, 1e10)}`;
@@ -388,6 +389,30 @@ describe('search', () => {
     expect(await search()).toHaveLength(PLANTS.length);
     expect(await search(undefined, tag.toUpperCase())).toEqual([]);
     expect(await search(undefined, tag.slice(0, -1))).toEqual([]);
+  });
+
+  it('finds one or two characters that none of the newest 1,024 plants has, wherever the older names have them', async () => {
+    // SQLite looks such text up among its search table's terms (lib/db/sqlite/short-search.ts)
+    // instead of reading every plant, through the two characters it puts after each name: text that
+    // starts, ends or is a name. The letters are rare ones; one pair holds a quote.
+    const names = [`ǯʒ`, `ǯʒ starts ${marker}`, `in the ǯʒ middle ${marker}`, `ends ${marker} ǯʒ`, `a "ǯ quote ${marker}`, `ǯ ʒ apart ${marker}`];
+    const pairTag = `${tag}-pairs`;
+    const rows = (await store().insertMany(names.map((name) => plant(name, pairTag)), unrecorded)).map((outcome) => outcome.row);
+    for (let from = 0; from < 1100; from += 275) {
+      await store().insertMany(Array.from({ length: 275 }, (_, index) => plant(`Newer ${from + index}`, pairTag)), unrecorded);
+    }
+    const [exactly, starts, middle, ends, quoted, apart] = rows;
+    for (const narrowTo of [undefined, pairTag]) {
+      const pair = { folded: foldForSearch('ǮƷ'), tag: narrowTo };
+      expect(await store().list({ ...pair, order: NEWEST_FIRST, take: 10 })).toEqual([ends, middle, starts, exactly]);
+      expect(await store().list({ ...pair, order: OLDEST_FIRST, take: 2, after: past(starts) })).toEqual([middle, ends]);
+      expect(await store().list({ ...pair, order: { key: 'name', descending: false }, take: 10 })).toEqual([ends, middle, exactly, starts]);
+      expect(await store().count(pair)).toBe(4);
+      expect(await store().list({ folded: '"ǯ', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([quoted]);
+      expect(await store().list({ folded: 'ʒǯ', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([]);
+      expect(await store().list({ folded: 'ʒ', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([apart, ends, middle, starts, exactly]);
+      expect(await store().count({ folded: 'ǯ', tag: narrowTo })).toBe(6);
+    }
   });
 });
 
