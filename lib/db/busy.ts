@@ -1,8 +1,9 @@
 // A database that stays busy longer than a request should wait: SQLite's file locked by another
 // connection (a write retries without blocking the event loop, lib/db/sqlite/connection.ts, then gives
 // up with DatabaseBusyError), or a PostgreSQL transaction that could not start or finish in time
-// (Prisma's P2028). Either way the answer is the same 503 with Retry-After (answerBusy), and
-// lib/db/unavailable.ts counts both as the database being unavailable.
+// (Prisma's P2028; DatabaseBusyError for the plant store's own, lib/db/postgresql/direct.ts, when no
+// pooled connection or lock came within the wait). Either way the answer is the same 503 with
+// Retry-After (answerBusy), and lib/db/unavailable.ts counts both as the database being unavailable.
 import 'server-only';
 import { ApiError } from '../errors';
 
@@ -11,11 +12,11 @@ export const BUSY_WAIT_LIMIT_MS = 5000;
 
 const BUSY_MARK = Symbol.for('plant-store.database-busy');
 
-/** The database stayed locked for longer than a request should wait. */
+/** The database stayed busy (a lock, or no pooled connection free) for longer than a request should wait. */
 export class DatabaseBusyError extends Error {
   readonly [BUSY_MARK] = true;
   constructor(cause: unknown) {
-    super(`The SQLite database stayed locked for ${BUSY_WAIT_LIMIT_MS} ms`, { cause });
+    super(`The database stayed busy for ${BUSY_WAIT_LIMIT_MS} ms`, { cause });
     this.name = 'DatabaseBusyError';
   }
 }

@@ -1,10 +1,13 @@
 // One Prisma client per process, on the engine DATABASE_URL names: better-sqlite3 for a `file:`
 // URL, node-postgres for a `postgresql:` one. Both generated clients come from the same models
-// (scripts/prisma-generate.mjs), so the rest of the app sees one API.
+// (scripts/prisma-generate.mjs), so the rest of the app sees one API. On PostgreSQL the client's
+// pool of connections is made here, and the engine's own statements share it
+// (lib/db/postgresql/direct.ts): one pool, of DATABASE_POOL_SIZE connections, per instance.
 import 'server-only';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
 import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import pg from 'pg';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
 import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
 import { processWide } from '../process-wide';
@@ -53,18 +56,26 @@ function createClient(): Client {
     };
     return new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   }
-  const adapter = new PrismaPg({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
+  prisma.pool = new pg.Pool({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
+  const adapter = new PrismaPg(prisma.pool);
   // The models are the same, only the provider differs, so the two clients' APIs are too.
   return new PostgresqlClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }) as unknown as Client;
 }
 
 // One per process: Next evaluates this module once per route bundle (and the dev server again on
 // every change), and each copy would otherwise open its own connections.
-const prisma = processWide('prisma-client', () => ({ current: undefined as Client | undefined }));
+const prisma = processWide('prisma-client', () => ({ current: undefined as Client | undefined, pool: undefined as pg.Pool | undefined }));
 
 /** The process's Prisma client, opened on first use (never at build time). */
 export function db(): Client {
   return (prisma.current ??= createClient());
+}
+
+/** On PostgreSQL, the pool under the process's Prisma client, opened with it. */
+export function postgresqlPool(): pg.Pool {
+  db();
+  if (!prisma.pool) throw new Error('postgresqlPool: the database is not PostgreSQL');
+  return prisma.pool;
 }
 
 /**
@@ -75,9 +86,12 @@ export async function checkDatabase(): Promise<void> {
   await db().$queryRaw`SELECT 1`;
 }
 
-/** Closes the Prisma client's connections; closeDb (lib/db/engine.ts) closes the engine's own too. */
+/** Closes the Prisma client's connections (on PostgreSQL, the pool the engine's statements share); closeDb (lib/db/engine.ts) closes the engine's own too. */
 export async function closePrismaClient(): Promise<void> {
-  const open = prisma.current;
+  const { current: open, pool } = prisma;
   prisma.current = undefined;
+  prisma.pool = undefined;
   await open?.$disconnect();
+  // Prisma leaves a pool it was given open.
+  await pool?.end();
 }

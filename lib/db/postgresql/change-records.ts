@@ -4,12 +4,10 @@
 // decides inside itself whether any endpoint is enabled, which Prisma's query API cannot say, so a
 // chunk's records cost one round trip whatever its size, as its plants cost one.
 import 'server-only';
-import type { Client } from '../client';
 import { ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
 import type { ChangeRecordStore } from '../stores';
 
-/** What the plant statements and these need of a Prisma (transaction) client. */
-export type Queryable = Pick<Client, '$queryRawUnsafe' | '$executeRawUnsafe'>;
+import type { Queryable } from './direct';
 
 // Rows travel as one text array per column (unnest), as the plant store's batch insert does: a
 // few parameters for a whole chunk, however many plants it changed. Timestamps are UTC text cast

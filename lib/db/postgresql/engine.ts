@@ -1,6 +1,7 @@
 // Everything PostgreSQL implements (the Engine of lib/db/stores.ts), reached only through engine()
-// (lib/db/engine.ts). It holds nothing open of its own (every statement runs on Prisma's pool) but
-// the plants table's analysis waiting for a pause in the writes, which closing forgets.
+// (lib/db/engine.ts). It holds nothing open of its own (every statement runs on the pool under
+// Prisma's client, lib/db/client.ts) but the plants table's analysis waiting for a pause in the
+// writes, which closing forgets.
 import 'server-only';
 import type { Engine } from '../stores';
 import { postgresqlAccounts } from './accounts';

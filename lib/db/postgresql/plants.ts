@@ -1,8 +1,8 @@
-// The plant statements on PostgreSQL, as SQL through Prisma's client, built into the plant store by
-// lib/db/plant-store.ts. A batch chunk is inserted with one statement (unnest), at places in the
-// storage order it reserves first when chunks overlap (chunksAtOnce), and search uses two
-// GIN indexes on "nameFolded": pg_trgm's for three characters or more, plant_short_grams's for one or
-// two.
+// The plant statements on PostgreSQL, as SQL straight through node-postgres on the pool under
+// Prisma's client (direct.ts), built into the plant store by lib/db/plant-store.ts. A batch chunk is
+// inserted with one statement (unnest), at places in the storage order it reserves first when chunks
+// overlap (chunksAtOnce), and search uses two GIN indexes on "nameFolded": pg_trgm's for three
+// characters or more, plant_short_grams's for one or two.
 //
 // Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
 // round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
@@ -10,7 +10,6 @@
 // 29.2 ms over the search mix on 100,000 plants at 8 connections (docs/performance.md, The catalogue
 // on 100,000 plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
 import 'server-only';
-import { db } from '../client';
 import { processWide } from '../../process-wide';
 import { now } from '../../shared/clock';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
@@ -18,7 +17,8 @@ import { insertsTogether } from '../inserts-together';
 import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
-import { postgresqlChangeRecords, type Queryable } from './change-records';
+import { postgresqlChangeRecords } from './change-records';
+import { direct, directTransaction, type Queryable } from './direct';
 import { notePlantsWritten } from './plant-statistics';
 
 type StoredRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
@@ -102,7 +102,7 @@ async function foldCountChangesNowAndThen(): Promise<void> {
   const at = now();
   if (at - fold.lastAt < FOLD_INTERVAL_MS) return;
   fold.lastAt = at;
-  await db().$queryRawUnsafe(FOLD_CHANGES);
+  await direct.$queryRawUnsafe(FOLD_CHANGES);
 }
 
 // A row whose id was taken when we inserted, then freed by a delete before we could read it:
@@ -202,9 +202,9 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
   // its plants: the database and this process work at the same time instead of in turn
   // (docs/decisions.md, A batch's chunks on PostgreSQL).
   chunksAtOnce: 2,
-  // An interactive transaction of Prisma's client, with the client's one set of transaction options
-  // (lib/db/client.ts).
-  transaction: (work) => db().$transaction(async (tx) => work(tx)),
+  // A transaction on a connection of the pool under Prisma's client, with the same waits as Prisma's
+  // (direct.ts).
+  transaction: (work) => directTransaction(work),
   changeRecords: postgresqlChangeRecords,
   insertMany,
   async reservePlaces(tx, count) {
@@ -224,19 +224,19 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
     await tx.$executeRawUnsafe(DELETE, seq);
   },
   async findById(id) {
-    const [row = null] = await query(db(), FIND_BY_ID, id.toString());
+    const [row = null] = await query(direct, FIND_BY_ID, id.toString());
     return row;
   },
   list(plantQuery) {
     const { sql, parameters } = listStatement(plantQuery);
-    return query(db(), sql, ...parameters);
+    return query(direct, sql, ...parameters);
   },
   async count(plantQuery) {
     const byScan = countedByScan(plantQuery);
     const { where, parameters } = filterStatement(plantQuery, { shortGrams: !byScan });
     const sql = `SELECT count(*) AS "count" FROM "Plant" p${where}`;
     if (byScan || !shortTextAlone(plantQuery)) {
-      const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
+      const [row] = await direct.$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
       return Number(row.count);
     }
     // Two characters: once the table has statistics, the planner counts a common pair by reading
@@ -245,20 +245,20 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
     // quick as LIKE alone on every plant, and about 1 ms for a rare one (`qx`), against 10 ms. So the
     // count is told to use the index. One character is nearly always common: LIKE alone on every
     // plant counts `a` in 14 ms, the index in 17 ms, and with no transaction around it.
-    const [, [row]] = await db().$transaction([
-      db().$executeRawUnsafe('SET LOCAL enable_seqscan = off'),
-      db().$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters),
-    ]);
+    const [row] = await directTransaction(async (tx) => {
+      await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
+      return tx.$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
+    });
     return Number(row.count);
   },
   async countStamp() {
     await foldCountChangesNowAndThen();
-    const [row] = await db().$queryRawUnsafe<{ stamp: string }[]>(COUNT_STAMP);
+    const [row] = await direct.$queryRawUnsafe<{ stamp: string }[]>(COUNT_STAMP);
     return row.stamp;
   },
   async stats({ since, topTags: top }) {
     await foldCountChangesNowAndThen();
-    const rows = await db().$queryRawUnsafe<FigureRow[]>(FIGURES, since, top);
+    const rows = await direct.$queryRawUnsafe<FigureRow[]>(FIGURES, since, top);
     const all = (kind: FigureRow['kind']) => Number(rows.find((row) => row.kind === kind)?.count ?? 0);
     const each = (kind: FigureRow['kind']) => rows.filter((row) => row.kind === kind).map((row) => ({ key: row.key!, count: Number(row.count) }));
     return {
@@ -269,15 +269,15 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
     };
   },
   async unfoldedCountChanges() {
-    const [row] = await db().$queryRawUnsafe<{ count: bigint }[]>('SELECT count(*) AS "count" FROM "PlantCountChange"');
+    const [row] = await direct.$queryRawUnsafe<{ count: bigint }[]>('SELECT count(*) AS "count" FROM "PlantCountChange"');
     return Number(row.count);
   },
   async maxId() {
-    const [row] = await db().$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);
+    const [row] = await direct.$queryRawUnsafe<{ id: bigint | null }[]>(MAX_PLANT_ID);
     return row?.id ?? null;
   },
   async lowestFreePositiveId() {
-    const [row] = await db().$queryRawUnsafe<{ id: bigint | number | null }[]>(LOWEST_FREE_POSITIVE_ID);
+    const [row] = await direct.$queryRawUnsafe<{ id: bigint | number | null }[]>(LOWEST_FREE_POSITIVE_ID);
     return row?.id == null ? null : BigInt(row.id);
   },
 }));

@@ -8,7 +8,7 @@
 // instances, and a burst costs a round trip per turn instead of one per request
 // (docs/performance.md, PostgreSQL: one server and two).
 import 'server-only';
-import { db } from '../client';
+import { direct } from './direct';
 import { processWide } from '../../process-wide';
 import { perTurn } from '../groups';
 import type { RateCounter } from '../stores';
@@ -35,7 +35,7 @@ async function countWaiting(queue: Waiting[]): Promise<void> {
   }
   const keys = [...byKey.keys()];
   try {
-    const rows = await db().$queryRawUnsafe<{ key: string; count: number }[]>(
+    const rows = await direct.$queryRawUnsafe<{ key: string; count: number }[]>(
       COUNT,
       keys,
       keys.map((key) => String(Math.max(...byKey.get(key)!.map((request) => request.windowStart)))),

@@ -4,6 +4,7 @@
 // this file's own; the describes run in order, the empty store first.
 import { randomInt } from 'node:crypto';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeContext } from '../../../lib/audit/context';
 import { answerBusy, DatabaseBusyError } from '../../../lib/db/busy';
@@ -595,6 +596,45 @@ describe('a database that stays busy', () => {
     } finally {
       release();
     }
+    expect(answer).toMatchObject({ kind: 'unavailable', headers: { 'Retry-After': '1' } });
+    expect(await store().findById(id)).toBeNull();
+  }, 15_000);
+
+  // Another session inserting the plant with the same id, not yet committed: an insert of that id
+  // waits to learn whether it will commit.
+  const holdIdOnPostgresql = async (id: bigint) => {
+    const session = new pg.Client({ connectionString: database.url });
+    await session.connect();
+    await session.query('BEGIN');
+    await session.query(`INSERT INTO "Plant" ("id", "name", "nameFolded") VALUES ($1::text::bigint, 'Held', 'held')`, [id.toString()]);
+    return async () => {
+      await session.query('ROLLBACK');
+      await session.end();
+    };
+  };
+
+  it.runIf(testEngine() === 'postgresql')('(PostgreSQL) makes a change wait for a lock held elsewhere without holding the event loop, then stores it', async () => {
+    const id = uniqueId();
+    const release = await holdIdOnPostgresql(id);
+    const stored = store().insertMany([plant('Patient', null, id)], unrecorded);
+    const started = Date.now();
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(Date.now() - started).toBeLessThan(2000);
+    await release();
+    expect((await stored)[0]).toMatchObject({ inserted: true, row: { id, name: 'Patient' } });
+  });
+
+  it.runIf(testEngine() === 'postgresql')('(PostgreSQL) gives a change up after 5 s with 503, and stores nothing', async () => {
+    const id = uniqueId();
+    const release = await holdIdOnPostgresql(id);
+    const started = Date.now();
+    let answer: unknown;
+    try {
+      answer = await store().insertMany([plant('Impatient', null, id)], unrecorded).catch((error: unknown) => error);
+    } finally {
+      await release();
+    }
+    expect(Date.now() - started).toBeGreaterThanOrEqual(4900);
     expect(answer).toMatchObject({ kind: 'unavailable', headers: { 'Retry-After': '1' } });
     expect(await store().findById(id)).toBeNull();
   }, 15_000);
