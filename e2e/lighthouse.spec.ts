@@ -93,7 +93,7 @@ async function audit(baseURL: string, preset: 'desktop' | 'mobile', path: string
   const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
     .map((id) => `${id} ${report.audits[id].displayValue}`)
     .join(', ');
-  console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
+  console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics}; benchmarkIndex ${report.environment.benchmarkIndex})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
   return { scores, lost };
 }
 
