@@ -18,14 +18,14 @@ import { databaseEngine, databaseUrl, ensureSqliteFile } from './url';
 // Each instance holds at most this many PostgreSQL connections; several instances share a server.
 const DEFAULT_POOL_SIZE = 10;
 
-// Every Prisma transaction of the app, on both engines, runs through this client's $transaction, so
-// its options are set here and nowhere else. A transaction waits to start as long as a single
-// statement waits for a lock or a pooled connection (maxWait), and may then run for three times
-// that: a batch chunk's transaction on PostgreSQL (250 plants with their audit records and events)
-// may queue behind other instances' chunks, and Prisma's own defaults (2 s, 5 s) are outlasted by one
-// statement's busy wait on SQLite or a busy instance's queue. Past either, a plant change is
-// answered 503 with Retry-After (lib/db/busy.ts). (SQLite's own connection has no transaction
-// timeout: its transactions are synchronous, lib/db/sqlite/connection.ts.)
+// Every Prisma transaction of the app (accounts, tokens, webhooks, the dispatcher's), on both
+// engines, runs through this client's $transaction, so its options are set here and nowhere else. A
+// transaction waits to start as long as a single statement waits for a lock or a pooled connection
+// (maxWait), and may then run for three times that: Prisma's own defaults (2 s, 5 s) are outlasted
+// by one statement's busy wait on SQLite or a busy instance's queue. Past either, the change is
+// answered 503 with Retry-After (lib/db/busy.ts). The plant store's transactions are not Prisma's:
+// SQLite's own connection runs them synchronously (lib/db/sqlite/connection.ts), and PostgreSQL's
+// go through node-postgres with waits of their own (lib/db/postgresql/direct.ts).
 const TRANSACTION_OPTIONS = { maxWait: BUSY_WAIT_LIMIT_MS, timeout: 3 * BUSY_WAIT_LIMIT_MS };
 
 export type Client = SqliteClient;

@@ -6,7 +6,6 @@
 import 'server-only';
 import { ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
 import type { ChangeRecordStore } from '../stores';
-
 import type { Queryable } from './direct';
 
 // Rows travel as one text array per column (unnest), as the plant store's batch insert does: a

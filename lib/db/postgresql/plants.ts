@@ -202,8 +202,8 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
   // its plants: the database and this process work at the same time instead of in turn
   // (docs/decisions.md, A batch's chunks on PostgreSQL).
   chunksAtOnce: 2,
-  // A transaction on a connection of the pool under Prisma's client, with the same waits as Prisma's
-  // (direct.ts).
+  // A transaction on a connection of the pool under Prisma's client, which waits for a connection
+  // and for each lock at most as long as a write on SQLite waits for the file (direct.ts).
   transaction: (work) => directTransaction(work),
   changeRecords: postgresqlChangeRecords,
   insertMany,
