@@ -8,7 +8,8 @@
 // for text many names have (0.04 ms on 100,000 plants), where the lookup walks the terms' plants
 // (0.5–2.6 ms a page, 7–21 ms a count, for text that 16,000–83,000 names have). Reading the whole
 // catalogue for text no name has took 7–10 ms, the sample and the lookup 0.15 ms. So the newest
-// plants are sampled first, and text that none of them has is looked up (docs/performance-log.md).
+// plants are sampled first, and text that none of them has is looked up (docs/performance-log.md);
+// when the sample was every plant (of the tag), no plant has it, and nothing more is read.
 import 'server-only';
 import { prepared } from './connection';
 
@@ -19,6 +20,9 @@ const MAX_TERMS = 200;
 
 const IN_SAMPLE = `SELECT EXISTS (SELECT 1 FROM (SELECT "nameFolded" FROM "Plant" ORDER BY "seq" DESC LIMIT ${SAMPLE}) WHERE "nameFolded" LIKE ? ESCAPE '\\') AS "found"`;
 const IN_SAMPLE_OF_TAG = `SELECT EXISTS (SELECT 1 FROM (SELECT "nameFolded" FROM "Plant" WHERE "tag" = ? ORDER BY "seq" DESC LIMIT ${SAMPLE}) WHERE "nameFolded" LIKE ? ESCAPE '\\') AS "found"`;
+// Whether the sample was every plant (of the tag): then none has the text.
+const SAMPLED_ALL = `SELECT count(*) <= ${SAMPLE} AS "all" FROM (SELECT 1 FROM "Plant" LIMIT ${SAMPLE + 1})`;
+const SAMPLED_ALL_OF_TAG = `SELECT count(*) <= ${SAMPLE} AS "all" FROM (SELECT 1 FROM "Plant" WHERE "tag" = ? LIMIT ${SAMPLE + 1})`;
 // The search table's vocabulary, on this connection: a temp table, as it stores nothing.
 const VOCABULARY = `CREATE VIRTUAL TABLE IF NOT EXISTS temp."PlantSearchTerms" USING fts5vocab(main, "PlantSearch", row)`;
 const TERMS_FROM = `SELECT "term" FROM temp."PlantSearchTerms" WHERE "term" >= ? AND "term" < ? LIMIT ${MAX_TERMS + 1}`;
@@ -42,6 +46,8 @@ function pastPrefix(text: string): string | null {
 export function shortTextTerms(folded: string, tag: string | undefined, likePattern: string): { match: string | null } | null {
   const sampled = tag === undefined ? prepared<[string], { found: bigint }>(IN_SAMPLE).get(likePattern) : prepared<[string, string], { found: bigint }>(IN_SAMPLE_OF_TAG).get(tag, likePattern);
   if (sampled!.found) return null;
+  const all = tag === undefined ? prepared<[], { all: bigint }>(SAMPLED_ALL).get() : prepared<[string], { all: bigint }>(SAMPLED_ALL_OF_TAG).get(tag);
+  if (all!.all) return { match: null };
   const past = pastPrefix(folded);
   if (past === null) return null;
   prepared(VOCABULARY).run();

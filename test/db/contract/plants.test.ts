@@ -413,6 +413,12 @@ describe('search', () => {
       expect(await store().list({ folded: 'ʒ', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([apart, ends, middle, starts, exactly]);
       expect(await store().count({ folded: 'ǯ', tag: narrowTo })).toBe(6);
     }
+    // A tag of fewer plants than the sample: the sample is all of them.
+    const fewTag = `${tag}-few`;
+    const [few] = (await store().insertMany([plant(`few ʒ ${marker}`, fewTag), plant(`few ${marker}`, fewTag)], unrecorded)).map((outcome) => outcome.row);
+    expect(await store().list({ folded: 'ǯʒ', tag: fewTag, order: NEWEST_FIRST, take: 10 })).toEqual([]);
+    expect(await store().count({ folded: 'ǯ', tag: fewTag })).toBe(0);
+    expect(await store().list({ folded: 'ʒ', tag: fewTag, order: NEWEST_FIRST, take: 10 })).toEqual([few]);
   });
 });
 
