@@ -3,11 +3,11 @@
 // API_DIRECT_ROUTES=off, so Next's router makes the server span. A POST /plants on each must give a
 // server span named for its route, a database span under it, and a webhook delivery span in the same
 // trace whose traceparent reached the receiver; the request's log line names the trace. A third
-// server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all. The direct one also
-// takes scheduled backups, each of which must be a trace of its own.
-import { afterAll, describe, expect, it } from 'vitest';
+// server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all, not even to the SDK's
+// default port. The direct one also takes scheduled backups, each of which must be a trace of its own.
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { createOn, uniqueId } from '../support/api';
-import { copyTestDatabase, testEngine, tokenIn } from '../support/database';
+import { copyTestDatabase, testEngine, tokenIn, type TestDatabase } from '../support/database';
 import { test as base } from '../support/fixtures';
 import { SPAN_KIND, SPAN_STATUS, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
 import { startReceiver, type Receiver } from '../support/receiver';
@@ -20,17 +20,10 @@ const OTEL_SETTINGS = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHED
 const DEFAULT_OTLP_PORT = 4318;
 
 // What the servers export to and deliver to, closed when the file ends: the collector they are told
-// of, one on the SDK's default port (where the untraced server would export, were it to), and the
-// webhook receiver.
+// of, and the webhook receiver.
 const test = base
   .extend('collector', { scope: 'file' }, async ({}, { onCleanup }) => {
     const collector = await startCollector();
-    onCleanup(collector.close);
-    return collector;
-  })
-  .extend('defaultPortCollector', { scope: 'file' }, async ({}, { onCleanup }) => {
-    // Both address families, as the SDK's default endpoint is http://localhost:4318.
-    const collector = await startCollector({ port: DEFAULT_OTLP_PORT, host: '::' }).catch(() => startCollector({ port: DEFAULT_OTLP_PORT }));
     onCleanup(collector.close);
     return collector;
   })
@@ -68,16 +61,35 @@ function ancestorsOf(span: CollectedSpan, spans: CollectedSpan[]): string[] {
   return ids;
 }
 
+/**
+ * A collector on the SDK's default port (http://localhost:4318, both address families where the
+ * machine has them), once no other process holds it; fails after `timeoutMs`.
+ */
+async function claimDefaultPortCollector(timeoutMs: number): Promise<Collector> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      return await startCollector({ port: DEFAULT_OTLP_PORT, host: '::' }).catch((error: NodeJS.ErrnoException) => {
+        if (error.code === 'EADDRINUSE') throw error;
+        return startCollector({ port: DEFAULT_OTLP_PORT });
+      });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // paces the retry (its deadline is above)
+    }
+  }
+}
+
 describe('traces', () => {
   let collector: Collector;
-  let defaultPortCollector: Collector;
   let receiver: Receiver;
   let token: string;
   let backupDir: string;
-  const servers: Record<'direct' | 'next' | 'untraced', RunningServer> = {} as never;
+  let untracedDatabase: TestDatabase;
+  const servers: Record<'direct' | 'next', RunningServer> = {} as never;
 
-  test.beforeAll(async ({ ownDatabase: database, fileTempDir, startFileServer, collector: exportTo, defaultPortCollector: atDefaultPort, receiver: deliverTo }) => {
-    [collector, defaultPortCollector, receiver] = [exportTo, atDefaultPort, deliverTo];
+  test.beforeAll(async ({ ownDatabase: database, fileTempDir, startFileServer, collector: exportTo, receiver: deliverTo }) => {
+    [collector, receiver] = [exportTo, deliverTo];
     // One database with the endpoint and the token, copied for each server (same secret, same token).
     const endpoint = await endpointIn(database.url, receiver.url);
     receiver.setSecret(endpoint.secret);
@@ -87,13 +99,13 @@ describe('traces', () => {
     const traced = { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_ALLOW_PRIVATE_URLS: '1' };
     backupDir = fileTempDir;
     const readyTimeoutMs = 90_000;
-    const [direct, next, untraced] = await Promise.all([
+    untracedDatabase = copies[1];
+    const [direct, next] = await Promise.all([
       // An empty backup folder: the first scheduled backup is due at once.
       startFileServer({ database, env: { ...traced, BACKUP_DIR: backupDir }, readyTimeoutMs }),
       startFileServer({ database: copies[0], removeDatabaseAfter: true, env: { ...traced, API_DIRECT_ROUTES: 'off' }, readyTimeoutMs }),
-      startFileServer({ database: copies[1], removeDatabaseAfter: true, env: { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, readyTimeoutMs }),
     ]);
-    Object.assign(servers, { direct, next, untraced });
+    Object.assign(servers, { direct, next });
   });
   afterAll(() => expect(receiver.rejected).toEqual([]));
 
@@ -154,8 +166,12 @@ describe('traces', () => {
     }
   });
 
-  it('with OTEL_EXPORTER_OTLP_ENDPOINT unset, no span is made and no exporter connection is attempted', async () => {
-    const server = servers.untraced;
+  // The SDK's default port is one for the machine, and the other engine's run of this file may hold
+  // it: this test waits its turn, then holds the port only while its own server lives.
+  test('with OTEL_EXPORTER_OTLP_ENDPOINT unset, no span is made and no exporter connection is attempted', { timeout: 180_000 }, async ({ startOwnServer }) => {
+    const defaultPortCollector = await claimDefaultPortCollector(120_000);
+    onTestFinished(defaultPortCollector.close);
+    const server = await startOwnServer({ database: untracedDatabase, removeDatabaseAfter: true, env: { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: '', WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, readyTimeoutMs: 90_000 });
     const id = uniqueId();
     const created = await createOn(server, token, `{"id": ${id}, "name": "Untraced"}`);
     expect(created.status).toBe(200);
