@@ -10,6 +10,7 @@ import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
 import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
+import { log } from '../log';
 import { processWide } from '../process-wide';
 import { BUSY_WAIT_LIMIT_MS } from './busy';
 import { sqliteSynchronous } from './durability';
@@ -57,6 +58,10 @@ function createClient(): Client {
     return new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   }
   prisma.pool = new pg.Pool({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
+  // An idle connection the server ends (a restart, an administrator's kill) is an 'error' event on
+  // the pool, which throws in the process if nobody listens: the pool has already dropped the
+  // connection and opens another when next asked, so a warning is all there is to do.
+  prisma.pool.on('error', (error) => log.warn('database connection lost while idle', { error: error.message }));
   const adapter = new PrismaPg(prisma.pool);
   // The models are the same, only the provider differs, so the two clients' APIs are too.
   return new PostgresqlClient({ adapter, transactionOptions: TRANSACTION_OPTIONS }) as unknown as Client;
