@@ -1,5 +1,7 @@
 // How much JavaScript pages cost a browser with an empty cache: every script a page downloads
 // until the network is idle, gzipped. The form page has a budget; the figures are in docs/performance.md.
+// And the scripts every page runs as it loads reach the browser with Chromium's compile hint first.
+import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContextOptions } from '@playwright/test';
 import { expect, test } from './support/fixtures';
@@ -33,4 +35,26 @@ test('the form page loads at most 180 KB of JavaScript, gzipped', async ({ page,
   expect(form.count).toBeGreaterThan(0);
   expect(login.total).toBeLessThan(form.total);
   expect(form.total).toBeLessThanOrEqual(FORM_PAGE_BUDGET_BYTES);
+});
+
+test('the scripts every page runs as it loads start with the hint to compile them as they download', async ({ page }) => {
+  // The build's own list of them (scripts/build.mjs, hintCompileOnLoad).
+  const { rootMainFiles } = JSON.parse(readFileSync('.next/build-manifest.json', 'utf8')) as { rootMainFiles: string[] };
+  const served = new Map<string, string>();
+  page.on('response', async (response) => {
+    if (response.request().resourceType() === 'script') served.set(new URL(response.url()).pathname, await response.text());
+  });
+  await page.goto('/login');
+  await expect(page.getByRole('button', { name: /Sign in/ })).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  expect(rootMainFiles.length).toBeGreaterThan(0);
+  for (const file of rootMainFiles) {
+    const script = served.get(`/_next/${file}`);
+    expect(script, `${file} was loaded`).toBeDefined();
+    expect(script!.startsWith('//# allFunctionsCalledOnLoad\n'), file).toBe(true);
+  }
+  // A page's own chunks are compiled as they are called, as by default.
+  const own = [...served].filter(([name]) => !rootMainFiles.some((file) => name.endsWith(file)));
+  expect(own.length).toBeGreaterThan(0);
+  for (const [name, script] of own) expect(script.startsWith('//#'), name).toBe(false);
 });
