@@ -6,9 +6,12 @@
 // it), so test/unit/direct-paths.test.ts checks that it equals PROXY_MATCHER. Plain JavaScript,
 // because next.config.js loads it as it is.
 
-// The route handlers under /plants/ that Next answers, even on the direct path: Next prefers them to
-// [id], their work outweighs its cost, and export streams its answer, which the direct path would hold.
-export const NEXT_ONLY_UNDER_PLANTS = ['batch', 'export', 'next-id'];
+// The route handlers of their own under /plants/, which Next prefers to [id]: [id]'s pattern must
+// leave them alone.
+export const STATIC_UNDER_PLANTS = ['batch', 'export', 'next-id'];
+// Those of them that Next answers, even on the direct path: export streams its answer, which the
+// direct path would hold, and next-id is a single read that is seldom asked.
+export const NEXT_ONLY_UNDER_PLANTS = ['export', 'next-id'];
 
 /**
  * The route handlers answered directly. Only handlers written for this may be listed: they must use
@@ -19,9 +22,11 @@ export const DIRECT_ROUTES = [
   { page: '/plants', pattern: /^\/plants$/ },
   {
     page: '/plants/[id]',
-    pattern: new RegExp(`^/plants/(?!\\.{1,2}$)(?!(?:${NEXT_ONLY_UNDER_PLANTS.join('|')})$)([A-Za-z0-9._~-]+)$`),
+    pattern: new RegExp(`^/plants/(?!\\.{1,2}$)(?!(?:${STATIC_UNDER_PLANTS.join('|')})$)([A-Za-z0-9._~-]+)$`),
     param: 'id',
   },
+  // Bulk loads: a store's import is a run of these, back to back.
+  { page: '/plants/batch', pattern: /^\/plants\/batch$/ },
   // The dashboard's figures: a few small reads, which Next's router took longer than.
   { page: '/stats', pattern: /^\/stats$/ },
   // Health answers in the fewest turns of the event loop there are, so that a burst of costly
@@ -31,7 +36,7 @@ export const DIRECT_ROUTES = [
 ];
 
 /** Paths the direct routes answer, one or more per shape; the start-up check tries every rule on them. */
-export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036854775808', '/plants/abc', '/plants/a.b', '/plants/~_-', '/stats', '/api/health', '/api/bench/empty'];
+export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036854775808', '/plants/abc', '/plants/a.b', '/plants/~_-', '/plants/batch', '/stats', '/api/health', '/api/bench/empty'];
 
 /**
  * What proxy.ts never sees, as the start of a path (regular expression source): the API's route

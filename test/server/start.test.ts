@@ -67,7 +67,7 @@ describe('npm start', () => {
       expect((await createOn({ url }, token, `{"id": ${id}, "name": "Started"}`)).text).toBe(`{"id":${id},"name":"Started"}`);
       await expect.poll(() => output).toMatch(/no staff account yet: create the first admin with {2}npm run user -- create/);
       expect(output).toMatch(/\[start\] applied migrations: \d{14}_init/);
-      expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\], \/stats, \/api\/health/);
+      expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\], \/plants\/batch, \/stats, \/api\/health/);
       // Every page and route loaded, and the public pages rendered once, before it listened.
       expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true,"heapLimitMb":4\d\d\b/);
       expect(output).not.toMatch(/no cap on the heap/);

@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { config } from '../../proxy';
-import { DIRECT_PATH_SAMPLES, DIRECT_ROUTES, NEXT_ONLY_UNDER_PLANTS, OUTSIDE_PROXY_SOURCE, PROXY_MATCHER } from '../../server/direct-paths.mjs';
+import { DIRECT_PATH_SAMPLES, DIRECT_ROUTES, NEXT_ONLY_UNDER_PLANTS, OUTSIDE_PROXY_SOURCE, PROXY_MATCHER, STATIC_UNDER_PLANTS } from '../../server/direct-paths.mjs';
 import nextConfig from '../../next.config.js';
 
 /** The URL paths of the app's files named `name` (route groups dropped, [param] as a sample value). */
@@ -61,8 +61,11 @@ describe('the paths the direct path answers and the proxy leaves alone', () => {
   it("leave Next's own routes under /plants, escapes, dot segments and trailing slashes to Next", () => {
     const left = [...NEXT_ONLY_UNDER_PLANTS.map((name) => `/plants/${name}`), '/plants/', '/plants/%31', '/plants/.', '/plants/..', '/plants/1/', '/plants//1', '/PLANTS'];
     for (const pathname of left) expect(DIRECT_ROUTES.filter(({ pattern }) => pattern.test(pathname))).toEqual([]);
-    // Every other static route under /plants/ is one Next would prefer to [id]: it must be listed.
+    // Every static route under /plants/ is one Next would prefer to [id]: it must be listed, and
+    // [id]'s pattern leaves it alone whether or not it is answered directly.
     const staticUnderPlants = appPaths('route.ts').filter((route) => /^\/plants\/[^/]+$/.test(route) && !route.includes('sample-'));
-    expect(staticUnderPlants.map((route) => route.slice('/plants/'.length)).sort()).toEqual([...NEXT_ONLY_UNDER_PLANTS].sort());
+    expect(staticUnderPlants.map((route) => route.slice('/plants/'.length)).sort()).toEqual([...STATIC_UNDER_PLANTS].sort());
+    const idRoute = DIRECT_ROUTES.find(({ page }) => page === '/plants/[id]')!;
+    for (const name of STATIC_UNDER_PLANTS) expect(idRoute.pattern.test(`/plants/${name}`), name).toBe(false);
   });
 });
