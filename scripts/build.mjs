@@ -18,8 +18,9 @@ import { CLI_DIR, STANDALONE_DIR, STANDALONE_SERVER } from './paths.mjs';
 // browsers read a comment): a script that starts with it is compiled whole as it downloads, on a
 // background thread, instead of function by function on the page's main thread as each is first
 // called. Given to the scripts every page runs as it loads (the build manifest's rootMainFiles:
-// React, Next's client and Turbopack's runtime), whose functions nearly all run then; not to a page's
-// own chunks, nor to those loaded on demand, such as the API explorer's.
+// React, Next's client and Turbopack's runtime), much of which runs then; not to a page's own
+// chunks, nor to those loaded on demand, such as the API explorer's (compiling what may never run
+// costs CPU and memory).
 export const COMPILE_HINT = '//# allFunctionsCalledOnLoad\n';
 
 /** Starts each of the build's root main scripts with COMPILE_HINT (once: a second call changes nothing). */
