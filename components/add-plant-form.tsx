@@ -9,6 +9,7 @@ import { NAME_MAX_LENGTH, NewPlantForm, TAG_MAX_LENGTH, type NewPlant, type NewP
 import { Notices, type Notice } from './notices';
 import { RecentPlants, type RecentPlant } from './recent-plants';
 import { TextField } from './text-field';
+import { useHydrated } from './use-hydrated';
 import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from './use-session-token';
 import { SubmitActions } from './submit-actions';
 
@@ -19,6 +20,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
   const [notice, setNotice] = useState<Notice>(null);
   const showError = useCallback((text: string) => setNotice({ kind: 'error', text }), []);
   const token = useBearer(sessionToken, '/', showError);
+  const hydrated = useHydrated();
   const {
     register,
     handleSubmit,
@@ -99,7 +101,8 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
             inputMode="numeric"
             spellCheck={false}
             action={
-              <button type="button" className="secondary" onClick={fillNextFreeId}>
+              // Disabled until hydrated, like the form's own button: a click before then is lost.
+              <button type="button" className="secondary" onClick={fillNextFreeId} disabled={!hydrated}>
                 Use next free ID
               </button>
             }
