@@ -2,6 +2,7 @@
 import { useActionState, useState, useTransition } from 'react';
 import { changePasswordAction, signOutEverywhereAction, type ChangePasswordState } from '@/app/(staff)/account/actions';
 import { SubmitActions } from './submit-actions';
+import { ScriptButton } from './script-button';
 
 const SIGN_IN_AGAIN = `/login?callbackUrl=${encodeURIComponent('/account')}`;
 const AFTER_SIGN_OUT = '/login';
@@ -53,8 +54,7 @@ function SignOutEverywhere() {
   const [pending, startTransition] = useTransition();
   return (
     <>
-      <button
-        type="button"
+      <ScriptButton
         className="secondary"
         disabled={pending}
         onClick={() =>
@@ -69,7 +69,7 @@ function SignOutEverywhere() {
         }
       >
         Sign out everywhere
-      </button>
+      </ScriptButton>
       {message && (
         <p role="alert" className="notice error">
           {message}

@@ -9,9 +9,9 @@ import { NAME_MAX_LENGTH, NewPlantForm, TAG_MAX_LENGTH, type NewPlant, type NewP
 import { Notices, type Notice } from './notices';
 import { RecentPlants, type RecentPlant } from './recent-plants';
 import { TextField } from './text-field';
-import { useHydrated } from './use-hydrated';
 import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from './use-session-token';
 import { SubmitActions } from './submit-actions';
+import { ScriptButton } from './script-button';
 
 const FIELDS = ['id', 'name', 'tag'] as const;
 
@@ -20,7 +20,6 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
   const [notice, setNotice] = useState<Notice>(null);
   const showError = useCallback((text: string) => setNotice({ kind: 'error', text }), []);
   const token = useBearer(sessionToken, '/', showError);
-  const hydrated = useHydrated();
   const {
     register,
     handleSubmit,
@@ -101,10 +100,9 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
             inputMode="numeric"
             spellCheck={false}
             action={
-              // Disabled until hydrated, like the form's own button: a click before then is lost.
-              <button type="button" className="secondary" onClick={fillNextFreeId} disabled={!hydrated}>
+              <ScriptButton className="secondary" onClick={fillNextFreeId}>
                 Use next free ID
-              </button>
+              </ScriptButton>
             }
           />
           <TextField

@@ -2,6 +2,7 @@
 // The interactive explorer (Swagger UI) on demand: its 1.5 MB bundle and its stylesheet are
 // fetched and run only when someone asks for them, never as the page loads.
 import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { ScriptButton } from './script-button';
 
 export function ApiExplorer() {
   const [Explorer, setExplorer] = useState<ComponentType | null>(null);
@@ -36,9 +37,9 @@ export function ApiExplorer() {
           The explorer could not be loaded. The reference below and the raw document at <a href="/openapi.json">/openapi.json</a> are complete.
         </p>
       )}
-      <button type="button" onClick={open} disabled={loading}>
+      <ScriptButton onClick={open} disabled={loading}>
         {loading ? 'Opening the interactive explorer…' : 'Open the interactive explorer'}
-      </button>
+      </ScriptButton>
     </>
   );
 }

@@ -2,6 +2,7 @@
 // A button whose action asks first: "Revoke …?", "Disable …?". The question says what will
 // happen; the confirming button takes the focus, and Cancel changes nothing.
 import { useState, useTransition } from 'react';
+import { ScriptButton } from './script-button';
 
 export type ActionOutcome = { ok: boolean; message?: string };
 
@@ -28,9 +29,9 @@ export function ConfirmAction({
   if (!confirming) {
     return (
       <>
-        <button type="button" className="secondary" onClick={() => setConfirming(true)} aria-label={name}>
+        <ScriptButton className="secondary" onClick={() => setConfirming(true)} aria-label={name}>
           {label}
-        </button>
+        </ScriptButton>
         {message && <span role="alert">{message}</span>}
       </>
     );

@@ -4,6 +4,7 @@
 // the page changes. The links themselves are the layout's (app/(staff)/layout.tsx).
 import { usePathname } from 'next/navigation';
 import { useEffect, useState, type ReactNode } from 'react';
+import { ScriptButton } from './script-button';
 
 export function MainNav({ children }: { children: ReactNode }) {
   const [open, setOpen] = useState(false);
@@ -24,9 +25,9 @@ export function MainNav({ children }: { children: ReactNode }) {
   }, [open]);
   return (
     <nav aria-label="Main" className="main-nav" data-open={open}>
-      <button type="button" className="menu-button secondary" aria-expanded={open} aria-controls="main-nav-links" onClick={() => setOpen((shown) => !shown)}>
+      <ScriptButton className="menu-button secondary" aria-expanded={open} aria-controls="main-nav-links" onClick={() => setOpen((shown) => !shown)}>
         Menu
-      </button>
+      </ScriptButton>
       <div id="main-nav-links" className="main-nav-links">
         {children}
       </div>

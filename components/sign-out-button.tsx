@@ -3,7 +3,7 @@
 // next-auth/react, which cost every staff page 8 KB more of gzipped JavaScript for this one click.
 import { useState } from 'react';
 import { postAuthForm } from '@/lib/api-client/auth';
-import { useHydrated } from './use-hydrated';
+import { ScriptButton } from './script-button';
 
 const AFTER_SIGN_OUT = '/login';
 
@@ -15,14 +15,10 @@ async function signOut(): Promise<string> {
 
 export function SignOutButton() {
   const [busy, setBusy] = useState(false);
-  // Disabled until hydrated: a click before then would do nothing, and the button should not
-  // look as if it could.
-  const hydrated = useHydrated();
   return (
-    <button
-      type="button"
+    <ScriptButton
       className="link-button"
-      disabled={!hydrated || busy}
+      disabled={busy}
       onClick={() => {
         setBusy(true);
         // A full page load, not router.push: the client router's cache still holds signed-in pages.
@@ -33,6 +29,6 @@ export function SignOutButton() {
       }}
     >
       Sign out
-    </button>
+    </ScriptButton>
   );
 }

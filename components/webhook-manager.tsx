@@ -17,6 +17,7 @@ import { ConfirmAction } from './confirm-action';
 import { SecretBox } from './secret-box';
 import { Timestamp } from './timestamp';
 import { SubmitActions } from './submit-actions';
+import { ScriptButton } from './script-button';
 
 export type DeliveryView = {
   id: string;
@@ -54,8 +55,7 @@ function ActionButton({ label, name, run, className = 'secondary' }: { label: st
   const [message, setMessage] = useState('');
   return (
     <>
-      <button
-        type="button"
+      <ScriptButton
         className={className}
         aria-label={name}
         disabled={pending}
@@ -67,7 +67,7 @@ function ActionButton({ label, name, run, className = 'secondary' }: { label: st
         }
       >
         {label}
-      </button>
+      </ScriptButton>
       {message && (
         <span role="alert" className="notice error">
           {message}
@@ -223,9 +223,9 @@ export function WebhookManager({ endpoints, eventTypes, eventsAwaitDelivery }: {
         endpoints.map((endpoint) => <Endpoint key={endpoint.id} endpoint={endpoint} />)
       )}
       <p>
-        <button type="button" className="secondary" onClick={() => router.refresh()}>
+        <ScriptButton className="secondary" onClick={() => router.refresh()}>
           Refresh deliveries
-        </button>
+        </ScriptButton>
       </p>
     </>
   );

@@ -27,6 +27,23 @@ test('before the page\'s script runs, the sign-in form cannot be sent, and the p
   await context.close();
 });
 
+test("before the page's script runs, the buttons that work only through it are disabled, and then they work", async ({ page, browser, baseURL, signIn }) => {
+  await signIn('/');
+  const context = await browser.newContext({ baseURL, javaScriptEnabled: false, storageState: await page.context().storageState() });
+  const plain = await context.newPage();
+  await plain.goto('/');
+  await expect(plain.getByRole('button', { name: 'Use next free ID' })).toBeDisabled();
+  await expect(plain.getByRole('button', { name: 'Sign out', exact: true })).toBeDisabled();
+  await plain.goto('/catalogue');
+  await expect(plain.getByRole('button', { name: 'Download CSV' })).toBeDisabled();
+  await plain.goto('/docs');
+  await expect(plain.getByRole('button', { name: 'Open the interactive explorer' })).toBeDisabled();
+  await context.close();
+
+  await expect(page.getByRole('button', { name: 'Use next free ID' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Sign out', exact: true })).toBeEnabled();
+});
+
 test('sign-in is refused with one message for a wrong password or an unknown email, then succeeds', async ({ page }) => {
   await page.goto('/login');
   const alert = alertOf(page);

@@ -16,6 +16,7 @@ import { DownloadCsvButton } from './download-csv-button';
 import { EditPlantDialog } from './edit-plant-dialog';
 import { RowMenu } from './row-menu';
 import type { CatalogueRow } from './versioned-row';
+import { ScriptButton } from '../script-button';
 
 export type CatalogueFilter = { q?: string; tag?: string };
 
@@ -208,12 +209,12 @@ export function CatalogueView(props: {
                     </td>
                     <td className="actions-cell">
                       <div className="row-actions">
-                        <button type="button" className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'edit', row }))}>
+                        <ScriptButton className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'edit', row }))}>
                           Edit<span className="visually-hidden"> {row.name}</span>
-                        </button>
-                        <button type="button" className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'delete', row }))}>
+                        </ScriptButton>
+                        <ScriptButton className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'delete', row }))}>
                           Delete<span className="visually-hidden"> {row.name}</span>
-                        </button>
+                        </ScriptButton>
                         {showHistory && (
                           <Link className="history-link" href={`/audit?${new URLSearchParams({ target: `plant:${row.id}` })}`}>
                             History<span className="visually-hidden"> of {row.name}</span>

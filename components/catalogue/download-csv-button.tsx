@@ -6,6 +6,7 @@ import { exportCsv } from '@/lib/api-client/plants';
 import type { Notice } from '../notices';
 import { saveFile } from '../save-file';
 import { UNREACHABLE_MESSAGE } from '../use-session-token';
+import { ScriptButton } from '../script-button';
 
 export function DownloadCsvButton({ token, query, onNotice }: { token: () => Promise<string | null>; query: string; onNotice: (notice: NonNullable<Notice>) => void }) {
   const [busy, setBusy] = useState(false);
@@ -27,8 +28,8 @@ export function DownloadCsvButton({ token, query, onNotice }: { token: () => Pro
   }
 
   return (
-    <button type="button" className="secondary" onClick={download} disabled={busy}>
+    <ScriptButton className="secondary" onClick={download} disabled={busy}>
       {busy ? 'Preparing CSV…' : 'Download CSV'}
-    </button>
+    </ScriptButton>
   );
 }

@@ -5,6 +5,7 @@
 import Link from 'next/link';
 import { useEffect, useId, useRef, useState } from 'react';
 import type { CatalogueRow } from './versioned-row';
+import { ScriptButton } from '../script-button';
 
 export function RowMenu({
   row,
@@ -62,9 +63,9 @@ export function RowMenu({
 
   return (
     <div className="row-menu" ref={wrapper}>
-      <button type="button" className="secondary" aria-expanded={expanded} aria-controls={menu} onClick={() => setExpanded((open) => !open)}>
+      <ScriptButton className="secondary" aria-expanded={expanded} aria-controls={menu} onClick={() => setExpanded((open) => !open)}>
         Actions<span className="visually-hidden"> for {row.name}</span>
-      </button>
+      </ScriptButton>
       <ul id={menu} className="row-menu-list" hidden={!expanded}>
         <li>
           <button type="button" className="secondary" onClick={() => choose(onEdit)}>
