@@ -82,10 +82,11 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
     if (usesTrigramIndex(query.folded)) byIndex(ftsPhrase(query.folded));
     else {
       const pattern = containsPattern(query.folded);
-      const looked = shortTextTerms(query.folded, query.tag, pattern);
-      if (looked?.match) byIndex(looked.match);
+      const terms = shortTextTerms(query.folded, query.tag, pattern);
+      // Each term a phrase: the trigram tokenizer makes it that one trigram.
+      if (terms?.length) byIndex(terms.map(ftsPhrase).join(' OR '));
       // No term starts with the text: no plant has it.
-      else if (looked) conditions.push('0');
+      else if (terms) conditions.push('0');
       conditions.push(`p."nameFolded" LIKE ${parameter(pattern)} ESCAPE '\\'`);
     }
   }

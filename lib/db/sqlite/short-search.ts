@@ -39,20 +39,17 @@ function pastPrefix(text: string): string | null {
 
 /**
  * For one or two characters (`folded`, as search compares it) that none of the newest plants has,
- * the search table's terms that start with them, as one FTS5 query (none: no plant has them);
- * otherwise null, and the plants are read in the list's order. Runs statements: call it where the
- * search runs.
+ * the search table's terms that start with them (none: no plant has them); otherwise null, and the
+ * plants are read in the list's order. Runs statements: call it where the search runs.
  */
-export function shortTextTerms(folded: string, tag: string | undefined, likePattern: string): { match: string | null } | null {
+export function shortTextTerms(folded: string, tag: string | undefined, likePattern: string): string[] | null {
   const sampled = tag === undefined ? prepared<[string], { found: bigint }>(IN_SAMPLE).get(likePattern) : prepared<[string, string], { found: bigint }>(IN_SAMPLE_OF_TAG).get(tag, likePattern);
   if (sampled!.found) return null;
   const all = tag === undefined ? prepared<[], { all: bigint }>(SAMPLED_ALL).get() : prepared<[string], { all: bigint }>(SAMPLED_ALL_OF_TAG).get(tag);
-  if (all!.all) return { match: null };
+  if (all!.all) return [];
   const past = pastPrefix(folded);
   if (past === null) return null;
   prepared(VOCABULARY).run();
   const terms = prepared<[string, string], { term: string }>(TERMS_FROM).all(folded, past);
-  if (terms.length > MAX_TERMS) return null;
-  // Each term a phrase: the trigram tokenizer makes it that one trigram.
-  return { match: terms.length ? terms.map(({ term }) => `"${term.replaceAll('"', '""')}"`).join(' OR ') : null };
+  return terms.length > MAX_TERMS ? null : terms.map(({ term }) => term);
 }
