@@ -71,7 +71,7 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
         const committable = (result: T) => (earlier ? earlier.then(() => result) : result);
         return then(work(tx, changed), (result) => {
           if (changed.length === 0) return committable(result);
-          return then(changeRecords.eventsWanted(tx), (events) => {
+          return then(changeRecords.eventsWanted(tx, changed.length), (events) => {
             const records = record(changed, { events });
             return then(changeRecords.write(tx, records), (kept) => {
               // Events the engine did not keep (no endpoint enabled, as its statement found) are

@@ -165,10 +165,11 @@ export type RecordChanges = (changes: PlantChange[], options: { events: boolean 
  */
 export type ChangeRecordStore<Transaction> = {
   /**
-   * Whether to make webhook events at all: some endpoint is enabled, as the transaction sees it. An
-   * engine that checks in the statement that writes them answers true.
+   * Whether to make webhook events for a change of `changes` plants at all: some endpoint is
+   * enabled, as the transaction sees it. An engine whose statement that writes them checks too may
+   * answer true without asking (where asking costs more than sending a few events for nothing).
    */
-  eventsWanted(tx: Transaction): MaybePromise<boolean>;
+  eventsWanted(tx: Transaction, changes: number): MaybePromise<boolean>;
   /**
    * Writes the records; a plant's event only while some endpoint is enabled to hear of it. Answers
    * how many events it kept (all or none).
