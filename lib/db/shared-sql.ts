@@ -83,6 +83,8 @@ export const OUTBOX_COLUMNS = '"id", "type", "plantId", "endpointId", "payload",
  * which is the rule anyway (lib/webhooks/recipients.ts).
  */
 export const ANY_ENABLED_ENDPOINT = 'EXISTS (SELECT 1 FROM "WebhookEndpoint" WHERE "enabled")';
+/** Asks ANY_ENABLED_ENDPOINT alone: one row, `yes`. */
+export const ASK_ANY_ENABLED_ENDPOINT = `SELECT ${ANY_ENABLED_ENDPOINT} AS "yes"`;
 
 // ----- The sign-in throttle (lib/auth/passwords/login-throttle.ts decides the schedule)
 

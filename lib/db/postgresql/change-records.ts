@@ -5,7 +5,7 @@
 // change's records cost one round trip whatever its size, as its plants cost one (and a large
 // change one more, to ask first whether events are wanted at all: ASK_FIRST_FROM_CHANGES).
 import 'server-only';
-import { ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
+import { ANY_ENABLED_ENDPOINT, ASK_ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
 import type { ChangeRecordStore } from '../stores';
 import type { Queryable } from './direct';
 
@@ -32,8 +32,6 @@ const INSERT_RECORDS = `WITH "events" AS (
   )
   SELECT count(*)::int AS "events" FROM "events"`;
 
-const ANY_ENABLED = `SELECT ${ANY_ENABLED_ENDPOINT} AS "yes"`;
-
 // A change of fewer plants than this sends its events and lets the statement decide: a round trip
 // to ask first costs more than a few events' bytes. A larger one (a batch's chunk of 250) asks
 // first, so that while no endpoint is enabled its events are neither built nor sent: batches of
@@ -45,7 +43,7 @@ const column = <Row, Value>(rows: Row[], value: (row: Row) => Value) => rows.map
 export const postgresqlChangeRecords: ChangeRecordStore<Queryable> = {
   async eventsWanted(tx, changes) {
     if (changes < ASK_FIRST_FROM_CHANGES) return true;
-    const [row] = await tx.$queryRawUnsafe<{ yes: boolean }[]>(ANY_ENABLED);
+    const [row] = await tx.$queryRawUnsafe<{ yes: boolean }[]>(ASK_ANY_ENABLED_ENDPOINT);
     return row.yes;
   },
   async write(tx, { events, audit }) {

@@ -4,17 +4,16 @@
 // create with its audit record is 61.6 µs of SQLite work (docs/performance-log.md, What made the
 // project's part cheaper), an audit record in a batch 4.7 µs a plant (The batch aim).
 import 'server-only';
-import { ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
+import { ASK_ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
 import type { ChangeRecordStore } from '../stores';
 import { prepared, toSqliteTime } from './connection';
 
-const ANY_ENABLED = `SELECT ${ANY_ENABLED_ENDPOINT} AS "yes"`;
 const INSERT_EVENT = `INSERT INTO "WebhookEvent" (${OUTBOX_COLUMNS}, "fannedOut") VALUES (?, ?, ?, ?, ?, ?, ?, 0)`;
 const INSERT_AUDIT = `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 // One lookup per transaction decides whether its events are made at all.
 export const sqliteChangeRecords: ChangeRecordStore<void> = {
-  eventsWanted: () => prepared<[], { yes: bigint }>(ANY_ENABLED).get()!.yes === 1n,
+  eventsWanted: () => prepared<[], { yes: bigint }>(ASK_ANY_ENABLED_ENDPOINT).get()!.yes === 1n,
   write(_tx, { events, audit }) {
     const insertEvent = prepared<unknown[]>(INSERT_EVENT);
     for (const row of events) insertEvent.run(row.id, row.type, row.plantId, row.endpointId, row.payload, toSqliteTime(row.createdAt), row.traceparent);

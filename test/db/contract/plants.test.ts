@@ -519,28 +519,24 @@ describe('change records', () => {
   // A change of one plant, and one of a batch chunk's size: an engine may decide whether events are
   // wanted differently by size (PostgreSQL asks first only for a large change).
   const SIZES = [1, 3, 250];
+  /** Stores `size` new plants in one recorded change; answers [size, audit records, events] of them. */
+  const storeRecorded = async (size: number) => {
+    const ids = Array.from({ length: size }, () => uniqueId());
+    await recordedChange(context, (record) => store().insertMany(ids.map((id, index) => plant(`Batch ${index}`, null, id)), record));
+    const audit = await db().auditEvent.count({ where: { targetType: 'plant', targetId: { in: ids.map(String) } } });
+    const events = await db().webhookEvent.count({ where: { plantId: { in: ids } } });
+    return [size, audit, events];
+  };
 
   it('make no event while no endpoint is enabled, and the audit records all the same, whatever the size of the change', async () => {
     await setEndpointEnabled(false);
-    for (const size of SIZES) {
-      const ids = Array.from({ length: size }, () => uniqueId());
-      await recordedChange(context, (record) => store().insertMany(ids.map((id, index) => plant(`Unheard ${index}`, null, id)), record));
-      const audit = await db().auditEvent.count({ where: { targetType: 'plant', targetId: { in: ids.map(String) } } });
-      const events = await db().webhookEvent.count({ where: { plantId: { in: ids } } });
-      expect([size, audit, events]).toEqual([size, size, 0]);
-    }
+    for (const size of SIZES) expect(await storeRecorded(size)).toEqual([size, size, 0]);
     await setEndpointEnabled(true);
   });
 
   it('of a batch are all written in its one transaction, an event for each plant while an endpoint is enabled', async () => {
     await setEndpointEnabled(true);
-    for (const size of SIZES) {
-      const ids = Array.from({ length: size }, () => uniqueId());
-      await recordedChange(context, (record) => store().insertMany(ids.map((id, index) => plant(`Batch ${index}`, null, id)), record));
-      const audit = await db().auditEvent.count({ where: { targetType: 'plant', targetId: { in: ids.map(String) } } });
-      const events = await db().webhookEvent.count({ where: { plantId: { in: ids } } });
-      expect([size, audit, events]).toEqual([size, size, size]);
-    }
+    for (const size of SIZES) expect(await storeRecorded(size)).toEqual([size, size, size]);
   });
 
   it('are undone with the change, and the change with them', async () => {
