@@ -9,9 +9,6 @@
 // The route handlers of their own under /plants/, which Next prefers to [id]: [id]'s pattern must
 // leave them alone.
 export const STATIC_UNDER_PLANTS = ['batch', 'export', 'next-id'];
-// Those of them that Next answers, even on the direct path: export streams its answer, which the
-// direct path would hold, and next-id is a single read that is seldom asked.
-export const NEXT_ONLY_UNDER_PLANTS = ['export', 'next-id'];
 
 /**
  * The route handlers answered directly. Only handlers written for this may be listed: they must use
@@ -34,6 +31,13 @@ export const DIRECT_ROUTES = [
   { page: '/api/health', pattern: /^\/api\/health$/ },
   { page: '/api/bench/empty', pattern: /^\/api\/bench\/empty$/ },
 ];
+
+/**
+ * The static routes under /plants/ that Next answers, even on the direct path (those DIRECT_ROUTES
+ * does not list): export streams its answer, which the direct path would hold, and next-id is a
+ * single read that is seldom asked.
+ */
+export const NEXT_ONLY_UNDER_PLANTS = STATIC_UNDER_PLANTS.filter((name) => !DIRECT_ROUTES.some(({ page }) => page === `/plants/${name}`));
 
 /** Paths the direct routes answer, one or more per shape; the start-up check tries every rule on them. */
 export const DIRECT_PATH_SAMPLES = ['/plants', '/plants/1', '/plants/-9223372036854775808', '/plants/abc', '/plants/a.b', '/plants/~_-', '/plants/batch', '/stats', '/api/health', '/api/bench/empty'];

@@ -59,6 +59,7 @@ describe('the paths the direct path answers and the proxy leaves alone', () => {
   });
 
   it("leave Next's own routes under /plants, escapes, dot segments and trailing slashes to Next", () => {
+    expect(NEXT_ONLY_UNDER_PLANTS).toEqual(['export', 'next-id']);
     const left = [...NEXT_ONLY_UNDER_PLANTS.map((name) => `/plants/${name}`), '/plants/', '/plants/%31', '/plants/.', '/plants/..', '/plants/1/', '/plants//1', '/PLANTS'];
     for (const pathname of left) expect(DIRECT_ROUTES.filter(({ pattern }) => pattern.test(pathname))).toEqual([]);
     // Every static route under /plants/ is one Next would prefer to [id]: it must be listed, and
