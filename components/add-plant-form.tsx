@@ -1,11 +1,12 @@
 'use client';
 // The staff form: the same zod schema as the API checks the input in the browser, then the page
 // calls POST /plants with a short-lived bearer token, exactly as any other client would.
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useCallback, useEffect, useState } from 'react';
-import { useForm } from 'react-hook-form';
+import { useForm, type FieldErrors } from 'react-hook-form';
 import { fieldMessages, nextFreeId, postPlant } from '@/lib/api-client/plants';
-import { NAME_MAX_LENGTH, NewPlantForm, TAG_MAX_LENGTH, type NewPlant, type NewPlantFormInput } from '@/lib/schemas/plant';
+import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from '@/lib/schemas/limits';
+import type { NewPlant, NewPlantFormInput } from '@/lib/schemas/plant';
+import { deferredResolver } from './deferred-resolver';
 import { Notices, type Notice } from './notices';
 import { RecentPlants, type RecentPlant } from './recent-plants';
 import { TextField } from './text-field';
@@ -14,6 +15,7 @@ import { SubmitActions } from './submit-actions';
 import { ScriptButton } from './script-button';
 
 const FIELDS = ['id', 'name', 'tag'] as const;
+const validation = deferredResolver(() => import('./form-resolvers').then((loaded) => loaded.newPlantResolver));
 
 export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionToken; recent: RecentPlant[] }) {
   const [plants, setPlants] = useState(recent);
@@ -29,7 +31,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
     setValue,
     formState: { errors, isSubmitting },
   } = useForm<NewPlantFormInput, unknown, NewPlant>({
-    resolver: zodResolver(NewPlantForm),
+    resolver: validation.resolver,
     defaultValues: { id: '', name: '', tag: '' },
   });
 
@@ -51,6 +53,11 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
     } else {
       setNotice({ kind: 'error', text: outcome.kind === 'refused' ? outcome.message : UNREACHABLE_MESSAGE });
     }
+  }
+
+  // Submitted when the form's validation could not be loaded (offline): said as a failed request is.
+  function showRootError(invalid: FieldErrors<NewPlantFormInput>) {
+    if (invalid.root?.message) showError(invalid.root.message);
   }
 
   async function submit(plant: NewPlant) {
@@ -91,7 +98,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
     <>
       <section aria-labelledby="add-heading" className="card">
         <h1 id="add-heading">Add a plant</h1>
-        <form onSubmit={handleSubmit(submit)} noValidate>
+        <form onSubmit={handleSubmit(submit, showRootError)} onFocus={validation.preload} onPointerDown={validation.preload} noValidate>
           <TextField
             label="ID"
             hint="A whole number, up to 9223372036854775807, or the next free one."

@@ -97,6 +97,35 @@ test('a network failure says so, keeps the input, and a retry succeeds', async (
   await expect(page.getByRole('status')).toHaveText(`Added “Retry me” (ID ${id}).`);
 });
 
+test('the validation is loaded when the form is first used, and a failure to load it is said as a failed request is', async ({ page, consoleErrors }) => {
+  consoleErrors.allow(/^Failed to load resource: net::ERR_CONNECTION_RESET$/);
+  const scripts: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') scripts.push(response.text());
+  });
+  const holdsZod = async () => (await Promise.all(scripts)).some((script) => script.includes('ZodError'));
+  await page.reload();
+  await expect(page.getByRole('button', { name: 'Add plant' })).toBeEnabled();
+  await page.waitForLoadState('networkidle');
+  expect(scripts.length).toBeGreaterThan(0);
+  expect(await holdsZod(), 'zod among the scripts the page loaded as it started').toBe(false);
+
+  // Offline from here: the validation cannot be loaded, so nothing is sent.
+  const posts = plantPosts(page);
+  await page.route('**/_next/static/**', (route) => route.abort('connectionreset'));
+  const id = uniqueId();
+  await fillPlant(page, { id, name: 'Offline fern' });
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(alertOf(page)).toHaveText('Could not reach the server. Check your connection and try again.');
+  expect(posts).toHaveLength(0);
+
+  // Back online: the next press loads it, checks the input and adds the plant.
+  await page.unroute('**/_next/static/**');
+  await page.getByRole('button', { name: 'Add plant' }).click();
+  await expect(page.getByRole('status')).toHaveText(`Added “Offline fern” (ID ${id}).`);
+  expect(await holdsZod(), 'zod loaded once the form was used').toBe(true);
+});
+
 test('the page renews its API token before it expires', async ({ page }) => {
   await page.clock.install();
   await page.reload();

@@ -58,3 +58,28 @@ test('the scripts every page runs as it loads start with the hint to compile the
   expect(own.length).toBeGreaterThan(0);
   for (const [name, script] of own) expect(script.startsWith('//#'), name).toBe(false);
 });
+
+test('the pages with a form or a file to read load zod and the schemas only when they are first used', async ({ page, browser, signIn }) => {
+  await signIn('/');
+  const storageState = await page.context().storageState();
+  for (const [path, role, ready] of [
+    ['/', 'button', /Add plant/],
+    ['/catalogue', 'button', /Search/],
+    ['/import', 'heading', /Import plants/],
+  ] as const) {
+    // A fresh context with only the session cookie: nothing cached from the pages before.
+    const context = await browser.newContext({ storageState });
+    const fresh = await context.newPage();
+    const scripts: Promise<string>[] = [];
+    fresh.on('response', (response) => {
+      if (response.request().resourceType() === 'script') scripts.push(response.text());
+    });
+    await fresh.goto(path);
+    await expect(fresh.getByRole(role, { name: ready })).toBeVisible();
+    await fresh.waitForLoadState('networkidle');
+    const loaded = await Promise.all(scripts);
+    await context.close();
+    expect(loaded.length, path).toBeGreaterThan(0);
+    expect(loaded.filter((script) => script.includes('ZodError')).length, `${path}: scripts holding zod`).toBe(0);
+  }
+});

@@ -4,7 +4,7 @@
 // Either way the address carries the filter, so it can be shared and the back button works.
 import { useRouter } from 'next/navigation';
 import type { FormEvent } from 'react';
-import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from '@/lib/schemas/plant';
+import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from '@/lib/schemas/limits';
 
 /** `sort` stays as it is when the filter changes (a new filter starts at its first page). */
 export function CatalogueSearch({ q, tag, sort }: { q: string; tag: string; sort?: string }) {

@@ -4,17 +4,19 @@
 // the API answers 412: the dialog says so and shows what the plant holds now; the fields edited
 // keep what was typed, the others take the new values, and Save then applies the edits to the
 // current version knowingly (with the ETag just read).
-import { zodResolver } from '@hookform/resolvers/zod';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { fieldMessages, getPlant, patchPlant } from '@/lib/api-client/plants';
-import { NAME_MAX_LENGTH, PlantEditForm, TAG_MAX_LENGTH, type PlantEdit, type PlantEditFormInput } from '@/lib/schemas/plant';
+import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from '@/lib/schemas/limits';
+import type { PlantEdit, PlantEditFormInput } from '@/lib/schemas/plant';
+import { deferredResolver } from '../deferred-resolver';
 import { Dialog } from '../dialog';
 import { TextField } from '../text-field';
 import { UNREACHABLE_MESSAGE } from '../use-session-token';
 import { describeRow, rowOf, type CatalogueRow } from './versioned-row';
 
 const FIELDS = ['name', 'tag'] as const;
+const validation = deferredResolver(() => import('../form-resolvers').then((loaded) => loaded.plantEditResolver));
 
 export function EditPlantDialog({
   row,
@@ -43,7 +45,7 @@ export function EditPlantDialog({
     setError,
     formState: { errors, isSubmitting },
   } = useForm<PlantEditFormInput, unknown, PlantEdit>({
-    resolver: zodResolver(PlantEditForm),
+    resolver: validation.resolver,
     defaultValues: { name: row.name, tag: row.tag ?? '' },
   });
   const id = BigInt(row.id);
@@ -89,7 +91,12 @@ export function EditPlantDialog({
 
   return (
     <Dialog labelledBy="edit-heading" onClose={close}>
-      <form onSubmit={handleSubmit(save)} noValidate>
+      {/* The name field takes the focus as the dialog opens, which starts loading the validation. */}
+      <form
+        onSubmit={handleSubmit(save, (invalid) => invalid.root?.message && setAlert(`${invalid.root.message} Nothing was saved.`))}
+        onFocus={validation.preload}
+        noValidate
+      >
         <h2 id="edit-heading">Edit {row.name}</h2>
         <p className="muted">
           ID <span className="mono">{row.id}</span>

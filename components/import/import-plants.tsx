@@ -4,9 +4,10 @@
 // say per row what became of it. The rows that failed can be downloaded, fixed and loaded again.
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { postBatch, type BatchResult } from '@/lib/api-client/plants';
-import { CSV_COLUMNS, parsePlantsCsv, toCsv, type CsvRecord } from '@/lib/csv/plants-csv';
-import { BATCH_MAX_ITEMS } from '@/lib/schemas/plant';
-import { useBearer, type SessionToken } from '../use-session-token';
+import { CSV_COLUMNS } from '@/lib/csv/plant-columns';
+import type { CsvRecord, ParsedCsv } from '@/lib/csv/plants-csv';
+import { BATCH_MAX_ITEMS } from '@/lib/schemas/limits';
+import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from '../use-session-token';
 import { useHydrated } from '../use-hydrated';
 import { saveFile } from '../save-file';
 import { ImportResults, RowAndColumnHeaders, type Outcome } from './import-results';
@@ -17,6 +18,11 @@ const MAX_ROWS = 100_000;
 const PROBLEMS_SHOWN = 200;
 
 type LoadedFile = { name: string; records: CsvRecord[] };
+
+// The reader and writer of CSV files (papaparse, and the schemas with zod), loaded when the person
+// starts choosing a file rather than with the page.
+const loadCsv = () => import('@/lib/csv/plants-csv');
+const preloadCsv = () => void loadCsv().catch(() => {});
 
 const count = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 
@@ -62,7 +68,12 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
     } catch {
       return setFileProblem('The file is not UTF-8 text. Save it as “CSV UTF-8” and choose it again.');
     }
-    const parsed = parsePlantsCsv(text);
+    let parsed: ParsedCsv;
+    try {
+      parsed = (await loadCsv()).parsePlantsCsv(text);
+    } catch {
+      return setFileProblem(UNREACHABLE_MESSAGE);
+    }
     if (!parsed.ok) return setFileProblem(parsed.message);
     if (parsed.records.length === 0) return setFileProblem('The file has a header but no plants.');
     if (parsed.records.length > MAX_ROWS) return setFileProblem(`The file has ${count(parsed.records.length, 'row')}; at most ${count(MAX_ROWS, 'row')} can be imported at once. Split it.`);
@@ -94,12 +105,13 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
     setOutcomes(found);
   }
 
-  function downloadFailed() {
+  async function downloadFailed() {
     if (!file || !outcomes) return;
     const failed = file.records.flatMap((record, index) => {
       const outcome = outcomes[index];
       return outcome.kind === 'created' || outcome.kind === 'existing' ? [] : [[...CSV_COLUMNS.map((column) => record.values[column]), outcome.message]];
     });
+    const { toCsv } = await loadCsv();
     const csv = new Blob([toCsv([...CSV_COLUMNS, 'error'], failed)], { type: 'text/csv;charset=utf-8' });
     saveFile(csv, `${file.name.replace(/\.csv$/i, '')}-failed-rows.csv`);
   }
@@ -124,6 +136,8 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
             type="file"
             accept=".csv,text/csv"
             onChange={choose}
+            onFocus={preloadCsv}
+            onPointerDown={preloadCsv}
             disabled={importing || !hydrated}
             aria-describedby={fileProblem ? 'csv-file-problem' : undefined}
           />

@@ -1,7 +1,8 @@
 'use client';
 // What became of each row of an import, page by page, and the way to the rows that failed.
 import { useEffect, useRef, useState } from 'react';
-import { CSV_COLUMNS, type CsvRecord } from '@/lib/csv/plants-csv';
+import { CSV_COLUMNS } from '@/lib/csv/plant-columns';
+import type { CsvRecord } from '@/lib/csv/plants-csv';
 
 export type Outcome =
   | { kind: 'created' }
