@@ -3,6 +3,7 @@
 // reaches a server or a log; this page reads it and sends it with the new password.
 import { useEffect, useState, type FormEvent } from 'react';
 import { checkPasswordLinkAction, setPasswordAction } from '@/app/set-password/actions';
+import { PASSWORD_LINK_MESSAGES, SECRET_SHAPE } from '@/lib/auth/passwords/link-shape';
 import { SubmitActions } from './submit-actions';
 
 type Stage =
@@ -20,8 +21,10 @@ export function SetPasswordForm({ minLength }: { minLength: number }) {
   useEffect(() => {
     let current = true;
     const check = () => {
-      setStage({ kind: 'checking' });
       const secret = secretOf();
+      // No link, or not one at all (cut short in copying, say): said at once, as the server would.
+      if (!SECRET_SHAPE.test(secret)) return setStage({ kind: 'refused', message: PASSWORD_LINK_MESSAGES.invalid });
+      setStage({ kind: 'checking' });
       checkPasswordLinkAction(secret).then(
         (link) => {
           if (!current || secret !== secretOf()) return;

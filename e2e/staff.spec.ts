@@ -35,6 +35,26 @@ test('an admin adds a staff member, who sets a password through the one-time lin
   await expect(row).toContainText(/\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC/);
 });
 
+test('a missing or cut-short link is told at once, without asking the server; a well-formed unknown one is asked about', async ({ page }) => {
+  const INVALID = 'This link is not valid: check that it was copied whole, or ask an admin for a new one.';
+  const asked: string[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && request.headers()['next-action']) asked.push(request.url());
+  });
+  await page.goto('/set-password');
+  await expect(alertOf(page)).toHaveText(INVALID);
+  await page.goto('/set-password#only-part-of-a-link');
+  await expect(alertOf(page)).toHaveText(INVALID);
+  expect(asked).toHaveLength(0);
+
+  // The right shape, but no such link: only the server can tell, and says it in the same words.
+  const asking = page.waitForRequest((request) => request.method() === 'POST' && !!request.headers()['next-action']);
+  await page.goto(`/set-password#${'A'.repeat(43)}`);
+  await asking;
+  await expect(alertOf(page)).toHaveText(INVALID);
+  expect(asked).toHaveLength(1);
+});
+
 test('a staff member cannot open /staff', async ({ page, consoleErrors }) => {
   consoleErrors.allow(/status of 403/);
   await page.goto('/login');

@@ -3,7 +3,8 @@
 // 256-bit secret is the credential, and it works once. Defined through serverAction() all the
 // same, so that arguments no page sends are refused, not a fault.
 import { z } from 'zod';
-import { inspectPasswordLink, PASSWORD_LINK_MESSAGES, setPasswordWithLink } from '@/lib/auth/passwords/links';
+import { PASSWORD_LINK_MESSAGES } from '@/lib/auth/passwords/link-shape';
+import { inspectPasswordLink, setPasswordWithLink } from '@/lib/auth/passwords/links';
 import { PasswordRuleError } from '@/lib/auth/passwords/policy';
 import { serverAction } from '@/lib/auth/server-action';
 import { ApiError } from '@/lib/errors';

@@ -18,11 +18,11 @@ import { randomId } from '../../ids';
 import { forgetAccountState } from '../accounts/state';
 import { hashPassword } from './hash';
 import { admitPasswordAttempt } from './admission';
+import { PASSWORD_LINK_MESSAGES, SECRET_SHAPE, type PasswordLinkStatus } from './link-shape';
 import { assertAcceptablePassword } from './policy';
 
 export const PASSWORD_LINK_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const SET_PASSWORD_PATH = '/set-password';
-const SECRET_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 const hashOf = (secret: string) => createHash('sha256').update(secret).digest('hex');
 
@@ -40,15 +40,6 @@ export async function issuePasswordLink(tx: Transaction, userId: string, now = n
   });
   return secret;
 }
-
-export type PasswordLinkStatus = 'valid' | 'used' | 'expired' | 'disabled' | 'invalid';
-
-export const PASSWORD_LINK_MESSAGES: Record<Exclude<PasswordLinkStatus, 'valid'>, string> = {
-  used: 'This link has already been used. Ask an admin for a new one if you need to set your password again.',
-  expired: 'This link has expired (links last 24 hours). Ask an admin for a new one.',
-  disabled: 'This account is disabled. Ask an admin to enable it and to give you a new link.',
-  invalid: 'This link is not valid: check that it was copied whole, or ask an admin for a new one.',
-};
 
 /** Whether a link can still be used, and for which account. */
 export async function inspectPasswordLink(secret: string, now = new Date()): Promise<{ status: PasswordLinkStatus; email?: string }> {
