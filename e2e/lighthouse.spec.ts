@@ -93,7 +93,13 @@ async function audit(baseURL: string, preset: 'desktop' | 'mobile', path: string
   const metrics = ['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'cumulative-layout-shift', 'speed-index']
     .map((id) => `${id} ${report.audits[id].displayValue}`)
     .join(', ');
-  console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics}; benchmarkIndex ${report.environment.benchmarkIndex})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
+  // Where blocking time came from: the longest main-thread tasks (as simulated), by the script they
+  // ran, the page's own document, or none (style, layout and parsing are unattributable).
+  const longTasks = ((report.audits['long-tasks']?.details as { items?: { url?: string; duration: number; startTime: number }[] } | undefined)?.items ?? [])
+    .slice(0, 3)
+    .map(({ url, duration, startTime }) => `${Math.round(duration)} ms at ${Math.round(startTime)} ms (${url ? (url === report.finalDisplayedUrl ? 'the document' : url.split('/').pop()) : 'unattributable'})`);
+  const tasks = report.audits['total-blocking-time'].numericValue && longTasks.length ? `; longest tasks: ${longTasks.join(', ')}` : '';
+  console.log(`${preset} ${path}: ${JSON.stringify(scores)} (${metrics}; benchmarkIndex ${report.environment.benchmarkIndex}${tasks})${lost.length ? `; below 1: ${lost.join('; ')}` : ''}`);
   return { scores, lost };
 }
 
