@@ -15,6 +15,7 @@ import { SubmitActions } from './submit-actions';
 import { ScriptButton } from './script-button';
 
 const FIELDS = ['id', 'name', 'tag'] as const;
+const UNREACHABLE_TEXT = 'Could not reach the server. Nothing was lost: check your connection and press Add plant again.';
 const validation = deferredResolver(() => import('./form-resolvers').then((loaded) => loaded.newPlantResolver));
 
 export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionToken; recent: RecentPlant[] }) {
@@ -57,7 +58,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
 
   // Submitted when the form's validation could not be loaded (offline): said as a failed request is.
   function showRootError(invalid: FieldErrors<NewPlantFormInput>) {
-    if (invalid.root?.message) showError(invalid.root.message);
+    if (invalid.root) showError(UNREACHABLE_TEXT);
   }
 
   async function submit(plant: NewPlant) {
@@ -77,10 +78,7 @@ export function AddPlantForm({ sessionToken, recent }: { sessionToken: SessionTo
         return;
       }
       case 'unreachable':
-        setNotice({
-          kind: 'error',
-          text: 'Could not reach the server. Nothing was lost: check your connection and press Add plant again.',
-        });
+        setNotice({ kind: 'error', text: UNREACHABLE_TEXT });
         return;
       case 'refused': {
         const byField = fieldMessages(outcome.message, FIELDS);

@@ -118,7 +118,7 @@ test('the validation is loaded when the form is first used, and a failure to loa
   const id = uniqueId();
   await fillPlant(page, { id, name: 'Offline fern' });
   await page.getByRole('button', { name: 'Add plant' }).click();
-  await expect(alertOf(page)).toHaveText('Could not reach the server. Check your connection and try again.');
+  await expect(alertOf(page)).toHaveText('Could not reach the server. Nothing was lost: check your connection and press Add plant again.');
   expect(posts).toHaveLength(0);
 
   // Back online: the next press loads it, checks the input and adds the plant.
