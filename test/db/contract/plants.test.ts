@@ -519,11 +519,11 @@ describe('change records', () => {
   // A change of one plant, and one of a batch chunk's size: an engine may decide whether events are
   // wanted differently by size (PostgreSQL asks first only for a large change).
   const SIZES = [1, 3, 250];
-  /** Stores `size` new plants in one recorded change; answers [size, audit records, events] of them. */
+  /** Stores `size` new plants in one recorded change; answers [size, their plant.created audit records, their events]. */
   const storeRecorded = async (size: number) => {
     const ids = Array.from({ length: size }, () => uniqueId());
     await recordedChange(context, (record) => store().insertMany(ids.map((id, index) => plant(`Batch ${index}`, null, id)), record));
-    const audit = await db().auditEvent.count({ where: { targetType: 'plant', targetId: { in: ids.map(String) } } });
+    const audit = await db().auditEvent.count({ where: { action: 'plant.created', targetType: 'plant', targetId: { in: ids.map(String) } } });
     const events = await db().webhookEvent.count({ where: { plantId: { in: ids } } });
     return [size, audit, events];
   };
