@@ -7,8 +7,6 @@ import * as z from 'zod/mini';
 import { NewPlantForm, type NewPlant } from '../schemas/plant';
 import { CSV_COLUMNS, type CsvColumn } from './plant-columns';
 
-export { CSV_COLUMNS, type CsvColumn } from './plant-columns';
-
 /** One record of the file: its number (the header is 1, as in a spreadsheet), what it holds, and the plant or the problems. */
 export type CsvRecord = {
   row: number;

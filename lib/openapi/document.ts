@@ -17,7 +17,8 @@ import { Stats, StatsQuery } from '../schemas/stats';
 import { BATCH_BODY_LIMIT_BYTES, BatchResult, NewPlantBatch } from '../schemas/batch';
 import { ErrorBody } from '../schemas/error';
 import { ListPlantsQuery, PlantFilterQuery } from '../schemas/list';
-import { BATCH_MAX_ITEMS, NewPlant, Plant, PlantId, PlantPatch } from '../schemas/plant';
+import { BATCH_MAX_ITEMS } from '../schemas/limits';
+import { NewPlant, Plant, PlantId, PlantPatch } from '../schemas/plant';
 
 // The response headers clients use, each described once (components.headers) and referred to
 // wherever it is sent. x-request-id and the RateLimit-* ones are added to every answer below

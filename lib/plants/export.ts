@@ -4,7 +4,8 @@
 // adds them in the same order, so the copy lists newest first just as the original does.
 import 'server-only';
 import Papa from 'papaparse';
-import { CSV_COLUMNS, CSV_WRITE_OPTIONS } from '../csv/plants-csv';
+import { CSV_COLUMNS } from '../csv/plant-columns';
+import { CSV_WRITE_OPTIONS } from '../csv/plants-csv';
 import { log } from '../log';
 import { storeFilter, type PlantFilter } from './service';
 import { engine } from '../db/engine';

@@ -2,7 +2,8 @@
 // browser reads the answer's type only; BATCH_MAX_ITEMS lives in plant.ts, which it may load.)
 import { z } from 'zod';
 import { ErrorBody } from './error';
-import { BATCH_MAX_ITEMS, NewPlant, Plant } from './plant';
+import { BATCH_MAX_ITEMS } from './limits';
+import { NewPlant, Plant } from './plant';
 
 /**
  * A batch's body may be larger than one plant's: 1000 NewPlants at their longest, every

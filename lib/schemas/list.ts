@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from './plant';
+import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from './limits';
 
 export const LIST_LIMIT_DEFAULT = 20;
 export const LIST_LIMIT_MAX = 100;

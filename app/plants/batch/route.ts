@@ -5,7 +5,7 @@ import { json } from '@/lib/http/respond';
 import { methodNotAllowed, withAuth } from '@/lib/http/route';
 import { createPlants } from '@/lib/plants/batch';
 import { BATCH_BODY_LIMIT_BYTES, BATCH_JSON_VALUES_LIMIT } from '@/lib/schemas/batch';
-import { BATCH_MAX_ITEMS } from '@/lib/schemas/plant';
+import { BATCH_MAX_ITEMS } from '@/lib/schemas/limits';
 
 export const POST = withAuth('plants:write', async (request, context) => {
   const items = await readJsonArray(request, { limitBytes: BATCH_BODY_LIMIT_BYTES, maxValues: BATCH_JSON_VALUES_LIMIT });
