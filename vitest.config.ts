@@ -3,10 +3,11 @@ import { defineConfig } from 'vitest/config';
 
 // The API, CLI and integration suites run once per engine, each project against its own server
 // and database; what only one engine has runs in its project alone (test/sqlite, test/postgresql),
-// and so does what the production server does whatever the engine (test/server, on SQLite). The
+// and so does what the production server does whatever the engine (test/server, on PostgreSQL,
+// whose project is the shorter of the two: npm test runs them side by side and waits for both). The
 // unit tests need neither and run once.
 const onEachEngine = ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
-const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts', 'test/server/**/*.test.ts'], postgresql: ['test/postgresql/**/*.test.ts'] };
+const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts'], postgresql: ['test/postgresql/**/*.test.ts', 'test/server/**/*.test.ts'] };
 // The files that need the machine to themselves: each engine's `:alone` project, which `npm test`
 // runs once nothing else is running (scripts/test.mjs). Most time the server under a burst of
 // their own (a health check or a refusal within a second), so that what they time is the server,
