@@ -6,7 +6,11 @@ import { defineConfig } from 'vitest/config';
 // and so does what the production server does whatever the engine (test/server, on PostgreSQL,
 // whose project is the shorter of the two: npm test runs them side by side and waits for both). The
 // unit tests need neither and run once.
-const onEachEngine = ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts', 'test/db/**/*.test.ts'];
+const onEachEngine = ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts'];
+// The database tests run in the test process, on databases of their own, with no server and no
+// build: each engine's `:database` project, which npm test runs beside the build
+// (scripts/test.mjs).
+const inProcess = ['test/db/**/*.test.ts'];
 const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts'], postgresql: ['test/postgresql/**/*.test.ts', 'test/server/**/*.test.ts'] };
 // The files that need the machine to themselves: each engine's `:alone` project, which `npm test`
 // runs once nothing else is running (scripts/test.mjs). Most time the server under a burst of
@@ -44,8 +48,8 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      ...(['sqlite', 'postgresql'] as const).flatMap((engine) =>
-        [false, true].map((alone) => ({
+      ...(['sqlite', 'postgresql'] as const).flatMap((engine) => [
+        ...[false, true].map((alone) => ({
           extends: true as const,
           test: {
             name: alone ? `${engine}:alone` : engine,
@@ -55,7 +59,16 @@ export default defineConfig({
             setupFiles: ['test/support/env.ts'],
           },
         })),
-      ),
+        {
+          extends: true as const,
+          test: {
+            name: `${engine}:database`,
+            include: inProcess,
+            globalSetup: ['test/support/global-setup.ts'],
+            setupFiles: ['test/support/env.ts'],
+          },
+        },
+      ]),
     ],
   },
 });

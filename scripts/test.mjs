@@ -1,4 +1,5 @@
-// npm test: build the production server, then run every suite against it, in three stages. The
+// npm test: build the production server, then run every suite against it, in three stages (the
+// tests that need no server run beside the build). The
 // steps of a stage share nothing (each has its own databases, servers and ports), so they run side
 // by side; their output is held and printed, whole, as each ends. The last stage is the tests that
 // need the machine to themselves (those that time the server: a health check within a second of a
@@ -15,7 +16,7 @@ const playwright = (project) => ['node_modules/.bin/playwright', 'test', '--proj
 const stages = [
   [
     ['production build (standalone server)', [process.execPath, 'scripts/build.mjs']],
-    ['unit tests (vitest)', vitest('unit')],
+    ['unit tests, then the database tests in-process on SQLite and PostgreSQL (vitest)', vitest('unit', 'sqlite:database', 'postgresql:database')],
   ],
   [
     ['API, CLI and database tests on SQLite (vitest)', vitest('sqlite')],

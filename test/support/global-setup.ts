@@ -1,5 +1,6 @@
 // One production server and database shared by the API tests of a vitest project; the project's
-// name is the engine (sqlite or postgresql).
+// name starts with the engine (sqlite or postgresql). A `:database` project (the database tests,
+// in-process) gets the database alone: it needs no server, so it can run before the build ends.
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -23,15 +24,16 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const engine: DatabaseEngine = project.name.startsWith('postgresql') ? 'postgresql' : 'sqlite';
   const database = await createTestDatabase(engine);
+  project.provide('engine', engine);
+  project.provide('databaseUrl', database.url);
+  if (project.name.endsWith(':database')) return () => database.remove();
   const server = await startServer({ databaseUrl: database.url }).catch(async (error: unknown) => {
     await database.remove();
     throw error;
   });
   const logFile = path.join(os.tmpdir(), `plant-store-${engine}-${process.pid}-server.log`);
 
-  project.provide('engine', engine);
   project.provide('baseUrl', server.url);
-  project.provide('databaseUrl', database.url);
   project.provide('serverLogFile', logFile);
   project.provide('clockPort', server.clockPort);
   const observedFile = path.join(os.tmpdir(), `plant-store-${engine}-${process.pid}-observed.jsonl`);
