@@ -19,8 +19,8 @@ const stages = [
     ['unit tests, then the database tests in-process on SQLite and PostgreSQL (vitest)', vitest('unit', 'sqlite:database', 'postgresql:database')],
   ],
   [
-    ['API, CLI and database tests on SQLite (vitest)', vitest('sqlite')],
-    ['API, CLI and database tests on PostgreSQL (vitest)', vitest('postgresql')],
+    ['API and CLI tests on SQLite, and what only SQLite has (vitest)', vitest('sqlite')],
+    ["API and CLI tests on PostgreSQL, what only PostgreSQL has, and the production server's own (vitest)", vitest('postgresql')],
     ['browser journeys in Chromium (playwright)', playwright('journeys')],
   ],
   [
