@@ -1,6 +1,7 @@
 import type { Page, Request } from '@playwright/test';
 import { alertOf, expect, test, uniqueId } from './support/fixtures';
 import { bearer } from './support/plants';
+import { scriptsLoadedBy } from './support/scripts';
 
 function plantPosts(page: Page): Request[] {
   const posts: Request[] = [];
@@ -99,17 +100,14 @@ test('a network failure says so, keeps the input, and a retry succeeds', async (
 
 test('the validation is loaded when the form is first used, and a failure to load it is said as a failed request is', async ({ page, consoleErrors }) => {
   consoleErrors.allow(/^Failed to load resource: net::ERR_CONNECTION_RESET$/);
-  const scripts: Promise<string>[] = [];
-  page.on('response', (response) => {
-    if (response.request().resourceType() === 'script') scripts.push(response.text());
-  });
-  const holdsZod = async () => (await Promise.all(scripts)).some((script) => script.includes('ZodError'));
+  const scripts = scriptsLoadedBy(page);
+  const holdsZod = async () => [...(await scripts.texts()).values()].some((script) => script.includes('ZodError'));
   // Every script from the network, none from the cache signing in filled.
   await (await page.context().newCDPSession(page)).send('Network.setCacheDisabled', { cacheDisabled: true });
   await page.reload();
   await expect(page.getByRole('button', { name: 'Add plant' })).toBeEnabled();
   await page.waitForLoadState('networkidle');
-  expect(scripts.length).toBeGreaterThan(0);
+  expect(scripts.addresses.length).toBeGreaterThan(0);
   expect(await holdsZod(), 'zod among the scripts the page loaded as it started').toBe(false);
 
   // Offline from here: the validation cannot be loaded, so nothing is sent.

@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import type { Browser, BrowserContextOptions } from '@playwright/test';
 import { expect, test } from './support/fixtures';
+import { scriptsLoadedBy } from './support/scripts';
 
 // The issue's target was 120 KB; docs/performance.md (Page weight) says why this stack cannot reach it.
 const FORM_PAGE_BUDGET_BYTES = 180 * 1024;
@@ -40,13 +41,11 @@ test('the form page loads at most 180 KB of JavaScript, gzipped', async ({ page,
 test('the scripts every page runs as it loads start with the hint to compile them as they download', async ({ page }) => {
   // The build's own list of them (scripts/build.mjs, hintCompileOnLoad).
   const { rootMainFiles } = JSON.parse(readFileSync('.next/build-manifest.json', 'utf8')) as { rootMainFiles: string[] };
-  const served = new Map<string, string>();
-  page.on('response', async (response) => {
-    if (response.request().resourceType() === 'script') served.set(new URL(response.url()).pathname, await response.text());
-  });
+  const scripts = scriptsLoadedBy(page);
   await page.goto('/login');
   await expect(page.getByRole('button', { name: /Sign in/ })).toBeVisible();
   await page.waitForLoadState('networkidle');
+  const served = await scripts.texts();
   expect(rootMainFiles.length).toBeGreaterThan(0);
   for (const file of rootMainFiles) {
     const script = served.get(`/_next/${file}`);
@@ -70,14 +69,11 @@ test('the pages with a form or a file to read load zod and the schemas only when
     // A fresh context with only the session cookie: nothing cached from the pages before.
     const context = await browser.newContext({ storageState });
     const fresh = await context.newPage();
-    const scripts: Promise<string>[] = [];
-    fresh.on('response', (response) => {
-      if (response.request().resourceType() === 'script') scripts.push(response.text());
-    });
+    const scripts = scriptsLoadedBy(fresh);
     await fresh.goto(path);
     await expect(fresh.getByRole(role, { name: ready })).toBeVisible();
     await fresh.waitForLoadState('networkidle');
-    const loaded = await Promise.all(scripts);
+    const loaded = [...(await scripts.texts()).values()];
     await context.close();
     expect(loaded.length, path).toBeGreaterThan(0);
     expect(loaded.filter((script) => script.includes('ZodError')).length, `${path}: scripts holding zod`).toBe(0);
