@@ -13,14 +13,11 @@ const FORM_PAGE_BUDGET_BYTES = 180 * 1024;
 async function scriptWeight(browser: Browser, path: string, ready: RegExp, options: BrowserContextOptions = {}) {
   const context = await browser.newContext(options);
   const page = await context.newPage();
-  const scripts = new Map<string, number>();
-  page.on('response', async (response) => {
-    if (response.request().resourceType() !== 'script') return;
-    scripts.set(new URL(response.url()).pathname, gzipSync(await response.body()).length);
-  });
+  const loaded = scriptsLoadedBy(page);
   await page.goto(path);
   await expect(page.getByRole('button', { name: ready })).toBeVisible();
   await page.waitForLoadState('networkidle');
+  const scripts = new Map([...(await loaded.bodies())].map(([name, body]) => [name, gzipSync(body).length]));
   await context.close();
   const total = [...scripts.values()].reduce((sum, size) => sum + size, 0);
   const sizes = [...scripts].sort((a, b) => b[1] - a[1]).map(([name, size]) => `${(size / 1024).toFixed(1)} ${name.split('/').pop()}`);
