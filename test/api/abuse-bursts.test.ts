@@ -11,6 +11,7 @@ import { createApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint } from '../../lib/webhooks/endpoints';
 import { newAccount, type Browser, type TestAccount } from '../support/accounts';
 import { uniqueId } from '../support/api';
+import { startOfWindow } from '../support/clock';
 import type { TestDatabase } from '../support/database';
 import { test } from '../support/fixtures';
 import type { RunningServer } from '../support/server';
@@ -119,6 +120,8 @@ describe.each([
   ['sixteen addresses', SIXTEEN_ADDRESSES],
 ])('64 parallel sign-ins with made-up emails from %s', (label, addresses) => {
   it('keep health and the API under a second, answer each refusal quickly, and let the real account in afterwards', async () => {
+    // In one minute of the server's clock, fresh: the audit trail's bound below is per minute.
+    await startOfWindow(server.clock);
     const pair = await csrf();
     const tag = `${label.replace(' ', '-')}-${Date.now()}`;
     const answers = await withinASecondDuring(() =>
@@ -141,10 +144,14 @@ describe.each([
 
 describe('failed sign-ins in the audit trail', () => {
   it('are bounded per address: at most five records a minute in full, the rest left to one summary', async () => {
+    // The burst from one address fell in one minute: at most five of its failures in full, and the
+    // summary of the rest once that minute is over (on a slow run it may already be).
     const rows = (await database.execute(
-      `SELECT count(*) AS "count" FROM "AuditEvent" WHERE "action" = 'staff.sign_in_failed' AND "clientAddress" = '${ONE_ADDRESS[0]}'`,
-    )) as { count: bigint | number }[];
-    expect(Number(rows[0].count)).toBeLessThanOrEqual(5);
+      `SELECT "after" FROM "AuditEvent" WHERE "action" = 'staff.sign_in_failed' AND "clientAddress" = '${ONE_ADDRESS[0]}'`,
+    )) as { after: string | null }[];
+    const summaries = rows.filter(({ after }) => after?.includes('"failedSignIns"'));
+    expect(rows.length - summaries.length).toBeLessThanOrEqual(5);
+    expect(summaries.length).toBeLessThanOrEqual(1);
   });
 });
 
