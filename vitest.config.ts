@@ -48,27 +48,16 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      ...(['sqlite', 'postgresql'] as const).flatMap((engine) => [
-        ...[false, true].map((alone) => ({
+      ...(['sqlite', 'postgresql'] as const).flatMap((engine) =>
+        [
+          { name: engine, include: [...onEachEngine, ...onlyOn[engine]], exclude: aloneFiles },
+          { name: `${engine}:alone`, include: aloneFiles, exclude: engine === 'sqlite' ? ['test/postgresql/**'] : [] },
+          { name: `${engine}:database`, include: inProcess },
+        ].map((project) => ({
           extends: true as const,
-          test: {
-            name: alone ? `${engine}:alone` : engine,
-            include: alone ? aloneFiles : [...onEachEngine, ...onlyOn[engine]],
-            exclude: alone ? (engine === 'sqlite' ? ['test/postgresql/**'] : []) : aloneFiles,
-            globalSetup: ['test/support/global-setup.ts'],
-            setupFiles: ['test/support/env.ts'],
-          },
+          test: { ...project, globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/env.ts'] },
         })),
-        {
-          extends: true as const,
-          test: {
-            name: `${engine}:database`,
-            include: inProcess,
-            globalSetup: ['test/support/global-setup.ts'],
-            setupFiles: ['test/support/env.ts'],
-          },
-        },
-      ]),
+      ),
     ],
   },
 });
