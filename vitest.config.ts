@@ -12,11 +12,12 @@ const onEachEngine = ['test/api/**/*.test.ts', 'test/cli/**/*.test.ts'];
 // (scripts/test.mjs).
 const inProcess = ['test/db/**/*.test.ts'];
 const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts'], postgresql: ['test/postgresql/**/*.test.ts', 'test/server/**/*.test.ts'] };
-// The files that need the machine to themselves: each engine's `:alone` project, which `npm test`
-// runs once nothing else is running (scripts/test.mjs). Most time the server under a burst of
-// their own (a health check or a refusal within a second), so that what they time is the server,
-// not the other suites; the differential test compares two servers' answers down to the order in
-// which their rate-limit counts land, which once came out differently beside the other suites.
+// The files that need the machine kept free of the other suites: each engine's `:alone` project,
+// which `npm test` runs once the other suites have ended, the two engines side by side
+// (scripts/test.mjs). Most time the server under a burst of their own (a health check or a refusal
+// within a second), so that what they time is the server, not the other suites; the differential
+// test compares two servers' answers down to the order in which their rate-limit counts land, which
+// once came out differently beside the other suites.
 export const aloneFiles = [
   'test/api/differential.test.ts',
   'test/api/abuse-bursts.test.ts',
