@@ -1,9 +1,9 @@
-// Behaviour that needs servers of its own: health, faults, restarts.
+// Health, faults, restarts, and tokens seen at once: what breaks or restarts a server does it to one of its own.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { describe, expect, onTestFinished } from 'vitest';
-import { expectError, request, uniqueId } from '../support/api';
+import { describe, expect, inject, onTestFinished } from 'vitest';
+import { expectError, request, sharedServer, uniqueId } from '../support/api';
 import { createTestDatabase, testEngine, tokenIn } from '../support/database';
 import { test } from '../support/fixtures';
 import { startServer } from '../support/server';
@@ -11,9 +11,8 @@ import { startServer } from '../support/server';
 const tokenFor = async (url: string) => (await tokenIn(url, 'ops')).token;
 
 describe('GET /api/health', () => {
-  test('answers 200 {"status":"ok"} without a token when the database answers', async ({ startOwnServer }) => {
-    const server = await startOwnServer();
-    const response = await request(server, '/api/health');
+  test('answers 200 {"status":"ok"} without a token when the database answers', async () => {
+    const response = await request(sharedServer(), '/api/health');
     expect(response.status).toBe(200);
     expect(response.text).toBe('{"status":"ok"}');
   });
@@ -92,10 +91,9 @@ describe('durability', () => {
 });
 
 describe('tokens made by one process are seen by the server at once', () => {
-  test('a token created in the shared database works immediately', async ({ startOwnServer }) => {
-    const server = await startOwnServer();
-    const token = await tokenFor(server.database.url);
-    const response = await request(server, '/plants', { headers: { authorization: `Bearer ${token}` } });
+  test('a token created in the shared database works immediately', async () => {
+    const token = await tokenFor(inject('databaseUrl'));
+    const response = await request(sharedServer(), `/plants?q=${uniqueId()}`, { headers: { authorization: `Bearer ${token}` } });
     expect(response.status).toBe(200);
     expect(response.text).toBe('[]');
   });
