@@ -1,13 +1,13 @@
-// npm test: build the production server, then run every suite against it, in four stages (the
-// tests that need no server run beside the build). The steps of a stage share nothing (each has its
-// own databases, servers and ports), so they run side by side; their output is held and printed,
-// whole, as each ends. The last two stages are the tests that time the server or the pages, which
-// need the machine kept free of the other suites: the files that time the server under a burst of
-// their own (a health check within a second of it; and the differential test, vitest.config.ts), one
-// engine beside the other, since each engine's burst leaves its check far inside its bound (the
-// slowest health answer seen with the two side by side was 316 ms of the 1,000 allowed); then
-// Lighthouse's speed score, with nothing else running. A failed stage stops the run, with the exit
-// code of its first failed step.
+// npm test: build the production server, then run every suite against it. Steps that share nothing
+// (each has its own databases, servers and ports) run side by side; their output is held and
+// printed, whole, as each ends. The unit and database tests need no server and run beside the build;
+// the API, CLI and browser suites start as soon as the build is done. Last come the tests that time
+// the server or the pages, which need the machine kept free of the other suites: the files that time
+// the server under a burst of their own (a health check within a second of it; and the differential
+// test, vitest.config.ts), one engine beside the other, since each engine's burst leaves its checks
+// far inside their bounds (the slowest health answer seen with the two side by side was 316 ms of the
+// 1,000 allowed); then Lighthouse's speed score, with nothing else running. Once a step fails nothing
+// more starts, and the run ends, when the steps running have ended, with its exit code.
 import { spawn } from 'node:child_process';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
@@ -15,26 +15,25 @@ process.env.NEXT_TELEMETRY_DISABLED = '1';
 const vitest = (...projects) => ['node_modules/.bin/vitest', 'run', ...projects.flatMap((name) => ['--project', name])];
 const playwright = (project) => ['node_modules/.bin/playwright', 'test', '--project', project];
 
-const stages = [
-  [
-    ['production build (standalone server)', [process.execPath, 'scripts/build.mjs']],
-    ['unit tests, then the database tests in-process on SQLite and PostgreSQL (vitest)', vitest('unit', 'sqlite:database', 'postgresql:database')],
-  ],
-  [
-    ['API and CLI tests on SQLite, and what only SQLite has (vitest)', vitest('sqlite')],
-    ["API and CLI tests on PostgreSQL, what only PostgreSQL has, and the production server's own (vitest)", vitest('postgresql')],
-    ['browser journeys in Chromium (playwright)', playwright('journeys')],
-  ],
-  [
-    ['the tests that time the server under bursts of their own, on SQLite (vitest)', vitest('sqlite:alone')],
-    ['the tests that time the server under bursts of their own, on PostgreSQL (vitest)', vitest('postgresql:alone')],
-  ],
-  [['Lighthouse on every page (playwright)', playwright('lighthouse')]],
+// Each step starts once the steps it names in `after` have passed. The suites need the build; the
+// timed ones (`alone`) wait for every other suite, and Lighthouse for them.
+const others = ['unit', 'sqlite', 'postgresql', 'journeys'];
+const alone = ['sqlite:alone', 'postgresql:alone'];
+const steps = [
+  { id: 'build', title: 'production build (standalone server)', command: [process.execPath, 'scripts/build.mjs'] },
+  { id: 'unit', title: 'unit tests, then the database tests in-process on SQLite and PostgreSQL (vitest)', command: vitest('unit', 'sqlite:database', 'postgresql:database') },
+  { id: 'sqlite', after: ['build'], title: 'API and CLI tests on SQLite, and what only SQLite has (vitest)', command: vitest('sqlite') },
+  { id: 'postgresql', after: ['build'], title: "API and CLI tests on PostgreSQL, what only PostgreSQL has, and the production server's own (vitest)", command: vitest('postgresql') },
+  { id: 'journeys', after: ['build'], title: 'browser journeys in Chromium (playwright)', command: playwright('journeys') },
+  { id: 'sqlite:alone', after: others, title: 'the tests that time the server under bursts of their own, on SQLite (vitest)', command: vitest('sqlite:alone') },
+  { id: 'postgresql:alone', after: others, title: 'the tests that time the server under bursts of their own, on PostgreSQL (vitest)', command: vitest('postgresql:alone') },
+  { id: 'lighthouse', after: alone, title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse') },
 ];
 
 /** Runs one step, holding its output; answers its exit code. */
-function run(title, [command, ...args]) {
+function run({ title, command: [command, ...args] }) {
   const started = Date.now();
+  process.stdout.write(`\n== started: ${title}\n`);
   return new Promise((resolve) => {
     const child = spawn(command, args, { stdio: ['ignore', 'pipe', 'pipe'] });
     const output = [];
@@ -50,13 +49,25 @@ function run(title, [command, ...args]) {
 }
 
 const started = Date.now();
-for (const stage of stages) {
-  process.stdout.write(`\n== started: ${stage.map(([title]) => title).join('; ')}\n`);
-  const codes = await Promise.all(stage.map((step) => run(...step)));
-  const failed = codes.find((code) => code !== 0);
-  if (failed !== undefined) {
-    process.stderr.write(`\nnpm test failed (exit ${failed})\n`);
-    process.exit(failed);
+const passed = new Set();
+const running = new Map();
+let failed;
+for (;;) {
+  // Once a step has failed, nothing more starts; the steps running end first.
+  if (failed === undefined) {
+    for (const step of steps) {
+      if (running.has(step.id) || passed.has(step.id) || !(step.after ?? []).every((id) => passed.has(id))) continue;
+      running.set(step.id, run(step).then((code) => ({ step, code })));
+    }
   }
+  if (running.size === 0) break;
+  const { step, code } = await Promise.race(running.values());
+  running.delete(step.id);
+  if (code === 0) passed.add(step.id);
+  else failed ??= code;
+}
+if (failed !== undefined) {
+  process.stderr.write(`\nnpm test failed (exit ${failed})\n`);
+  process.exit(failed);
 }
 process.stdout.write(`\nnpm test: every suite passed in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
