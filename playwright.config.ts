@@ -13,11 +13,12 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   reporter: [['list']],
   // Lighthouse scores the pages' speed, so npm test runs it once nothing else is running
-  // (scripts/test.mjs); the journeys run beside the vitest suites.
+  // (scripts/test.mjs), two pages at a time (`--workers 2`: its tests share nothing but the server);
+  // the journeys run beside the vitest suites.
   projects: [
     // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
     { name: 'journeys', testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'])] },
-    { name: 'lighthouse', testMatch: '**/lighthouse.spec.ts' },
+    { name: 'lighthouse', testMatch: '**/lighthouse.spec.ts', fullyParallel: true },
   ],
   outputDir: 'test-results',
   use: {

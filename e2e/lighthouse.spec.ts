@@ -29,8 +29,9 @@ let cookie: string;
 //   need: the back/forward cache check alone reloads the page), all but the longest tasks, which are
 //   printed;
 // - the host's benchmark index, a one-second loop in the page before every run: the lean runs
-//   report the one measured as the file starts, and the full runs measure their own, since a slow
-//   host is what a miss most often means.
+//   report the one measured as the file starts in their worker (npm test runs two, each with its
+//   own Chromium), and the full runs measure their own, since a slow host is what a miss most often
+//   means.
 // The lean run scored as the full one (mobile `/login` and `/set-password`, six runs each: the same
 // scores, with the same spread of blocking time and largest paint), and the 24 tests took 83 s
 // instead of 109 (docs/testing.md, Playwright).

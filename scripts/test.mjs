@@ -6,14 +6,16 @@
 // the server under a burst of their own (a health check within a second of it; and the differential
 // test, vitest.config.ts), one engine beside the other, since each engine's burst leaves its checks
 // far inside their bounds (the slowest health answer seen with the two side by side was 316 ms of the
-// 1,000 allowed); then Lighthouse's speed score, with nothing else running. Once a step fails nothing
-// more starts, and the run ends, when the steps running have ended, with its exit code.
+// 1,000 allowed); then Lighthouse's speed score, with nothing else running but its own two workers
+// (one at a time, its runs left the two cores idle for nearly two thirds of the time; the scores two
+// at a time are in docs/testing.md). Once a step fails nothing more starts, and the run ends, when
+// the steps running have ended, with its exit code.
 import { spawn } from 'node:child_process';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
 const vitest = (...projects) => ['node_modules/.bin/vitest', 'run', ...projects.flatMap((name) => ['--project', name])];
-const playwright = (project) => ['node_modules/.bin/playwright', 'test', '--project', project];
+const playwright = (project, ...options) => ['node_modules/.bin/playwright', 'test', '--project', project, ...options];
 
 // Each step starts once the steps it names in `after` have passed. The suites need the build; the
 // timed ones (`alone`) wait for every other suite, and Lighthouse for them.
@@ -27,7 +29,7 @@ const steps = [
   { id: 'journeys', after: ['build'], title: 'browser journeys in Chromium (playwright)', command: playwright('journeys') },
   { id: 'sqlite:alone', after: others, title: 'the tests that time the server under bursts of their own, on SQLite (vitest)', command: vitest('sqlite:alone') },
   { id: 'postgresql:alone', after: others, title: 'the tests that time the server under bursts of their own, on PostgreSQL (vitest)', command: vitest('postgresql:alone') },
-  { id: 'lighthouse', after: alone, title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse') },
+  { id: 'lighthouse', after: alone, title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse', '--workers', '2') },
 ];
 
 /** Runs one step, holding its output; answers its exit code. */
