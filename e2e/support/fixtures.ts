@@ -58,8 +58,9 @@ export const test = base.extend<Fixtures>({
   ],
   // The journeys that are not about signing in sign in as the form does, without loading it: the
   // form's own POST to next-auth, from the page's browser context, so the session cookie lands in
-  // it. Loading and hydrating the sign-in page before every journey cost about a sixth of the
-  // journeys' CPU; the form itself is what e2e/sign-in.spec.ts and the accessibility journeys use.
+  // it. Loading and hydrating the sign-in page before every journey cost about a tenth of the
+  // journeys' CPU (docs/testing.md, Playwright); the form itself is what e2e/sign-in.spec.ts uses,
+  // and the journeys that sign in a member of their own (signInThroughForm).
   signIn: async ({ page }, provide) => {
     await provide(async (path = '/') => {
       const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };

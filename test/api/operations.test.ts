@@ -1,4 +1,5 @@
-// Health, faults, restarts, and tokens seen at once: what breaks or restarts a server does it to one of its own.
+// Health, faults, restarts, and tokens seen at once. What breaks or restarts a server does it to a
+// server of its own; the rest asks the project's shared server.
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
