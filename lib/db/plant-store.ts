@@ -11,6 +11,8 @@ import type { ChangeRecordStore, ChunkOrder, InsertOutcome, MaybePromise, PlantC
 export type PlantStatements<Transaction> = {
   /** PlantStore.chunksAtOnce: more than 1 only where `transaction` may wait (PostgreSQL). */
   chunksAtOnce: number;
+  /** PlantStore.chunkSize. */
+  chunkSize: number;
   /**
    * Runs `work` in one transaction and resolves to what it returned once committed; a throw undoes
    * it. `weight` is about how many plants it writes (SQLite bounds its group commits by it).
@@ -87,6 +89,7 @@ export function plantStoreOf<Transaction>(statements: PlantStatements<Transactio
 
   return {
     chunksAtOnce: statements.chunksAtOnce,
+    chunkSize: statements.chunkSize,
     insertMany(plants, record, order?: ChunkOrder) {
       if (!order) return changePlants(record, (tx, changed) => statements.insertMany(tx, plants, changed), { weight: plants.length });
       // Only a store whose chunks overlap (chunksAtOnce > 1) has places to reserve.

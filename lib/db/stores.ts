@@ -84,6 +84,11 @@ export type PlantStore = {
    */
   readonly chunksAtOnce: number;
   /**
+   * A batch's items per transaction (a chunk): each chunk costs one commit, and on SQLite holds the
+   * event loop for its whole transaction.
+   */
+  readonly chunkSize: number;
+  /**
    * Inserts the plants in order, in one transaction. An id already taken, by a stored plant or an
    * earlier item, inserts nothing and reports the plant that holds it. With `order`, as a chunk
    * that follows another (see ChunkOrder).

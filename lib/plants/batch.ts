@@ -15,12 +15,6 @@ import { engine } from '../db/engine';
 import type { InsertOutcome } from '../db/stores';
 import { chunkOrders, signal } from './chunk-orders';
 
-/**
- * Items per transaction. One transaction for a chunk costs one commit instead of one per plant;
- * chunks keep each transaction, which holds SQLite's write lock (and, there, the event loop), short.
- */
-export const BATCH_CHUNK_SIZE = 250;
-
 // Chunks stored at once in this process, whatever the number of batches in flight: as many as the
 // engine lets overlap (PlantStore.chunksAtOnce: one on SQLite, two on PostgreSQL). A chunk is CPU
 // work for the database (its indexes, its audit records and events) and holds a connection; ten
@@ -75,10 +69,13 @@ export async function createPlants(items: readonly unknown[], context: ChangeCon
   // Each chunk settles its items' results once committed; the batch waits for them all.
   const stored: Promise<void>[] = [];
   let failed = false;
-  for (let start = 0; start < valid.length && !failed; start += BATCH_CHUNK_SIZE) {
+  // Items per transaction: one commit for a chunk instead of one per plant, and the engine's chunk
+  // size keeps each transaction, which holds SQLite's write lock (and, there, the event loop), short.
+  const { chunkSize } = store;
+  for (let start = 0; start < valid.length && !failed; start += chunkSize) {
     // Lets other requests in between chunks: SQLite's statements run on the event loop.
     if (start > 0 && !orders) await new Promise((resolve) => setImmediate(resolve));
-    const chunk = valid.slice(start, start + BATCH_CHUNK_SIZE);
+    const chunk = valid.slice(start, start + chunkSize);
     const plants = chunk.map(({ plant }) => ({ id: plant.id, name: plant.name, tag: plant.tag ?? null }));
     const ordered = orders?.next(plants.map(({ id }) => id));
     const started = signal();

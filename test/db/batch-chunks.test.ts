@@ -7,7 +7,7 @@ import { afterEach, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { engine } from '../../lib/db/engine';
 import { OLDEST_FIRST } from '../../lib/db/stores';
-import { BATCH_CHUNK_SIZE, createPlants } from '../../lib/plants/batch';
+import { createPlants } from '../../lib/plants/batch';
 import { uniqueId } from '../support/api';
 import { testEngine } from '../support/database';
 import { processOnOwnDatabase } from '../support/fixtures';
@@ -15,9 +15,10 @@ import { processOnOwnDatabase } from '../support/fixtures';
 const database = processOnOwnDatabase();
 
 const CHUNKS = 4;
-const batchOf = (label: string) => Array.from({ length: CHUNKS * BATCH_CHUNK_SIZE }, (_, index) => ({ id: uniqueId(), name: `${label} ${index}` }));
+const chunkSize = () => engine().plants.chunkSize;
+const batchOf = (label: string) => Array.from({ length: CHUNKS * chunkSize() }, (_, index) => ({ id: uniqueId(), name: `${label} ${index}` }));
 /** The first item of chunk `chunk`, plus `offset`. */
-const at = (chunk: number, offset = 0) => chunk * BATCH_CHUNK_SIZE + offset;
+const at = (chunk: number, offset = 0) => chunk * chunkSize() + offset;
 
 // The database itself refuses the audit record of one plant: its chunk fails after inserting its
 // plants, while the next chunk may already be inserting its own.
@@ -71,7 +72,7 @@ it('a chunk that fails after inserting its plants stores none of them, nor any o
 
   await expect(createPlants(items, OPERATOR_COMMAND)).rejects.toThrow(/refused by the test/);
 
-  expect(await storedPerChunk(items)).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
+  expect(await storedPerChunk(items)).toEqual([chunkSize(), 0, 0, 0]);
 });
 
 it.runIf(testEngine() === 'postgresql')('a chunk that fails before it has its places stores nothing, nor any chunk after it, one still waiting for its turn included', async () => {
@@ -79,10 +80,10 @@ it.runIf(testEngine() === 'postgresql')('a chunk that fails before it has its pl
   // The storage order runs out of places within the second chunk's: its reservation fails while the
   // first chunk still inserts, and the third waits for a free turn.
   await database.execute(`DO $$ BEGIN
-    EXECUTE format('ALTER SEQUENCE "Plant_seq_seq" MAXVALUE %s', (SELECT last_value FROM "Plant_seq_seq") + ${BATCH_CHUNK_SIZE + 50});
+    EXECUTE format('ALTER SEQUENCE "Plant_seq_seq" MAXVALUE %s', (SELECT last_value FROM "Plant_seq_seq") + ${chunkSize() + 50});
   END $$`);
 
   await expect(createPlants(items, OPERATOR_COMMAND)).rejects.toThrow(/reached maximum value/);
 
-  expect(await storedPerChunk(items)).toEqual([BATCH_CHUNK_SIZE, 0, 0, 0]);
+  expect(await storedPerChunk(items)).toEqual([chunkSize(), 0, 0, 0]);
 });
