@@ -2,11 +2,11 @@
 // Prisma's client (direct.ts), built into the plant store by lib/db/plant-store.ts. A batch chunk is
 // inserted with one statement (unnest), at places in the storage order it reserves first when chunks
 // overlap (chunksAtOnce), and search uses two GIN indexes on "nameFolded": pg_trgm's for three
-// characters or more, plant_short_grams's for one or two.
+// characters or more, plant_name_pairs's for two; one character is LIKE alone.
 //
 // Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
 // round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
-// store 8,329 plants/s with one client; a search asks the trigram and plant_short_grams indexes, p99
+// store 8,329 plants/s with one client; a search asks the trigram and plant_name_pairs indexes, p99
 // 29.2 ms over the search mix on 100,000 plants at 8 connections (docs/performance.md, The catalogue
 // on 100,000 plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
 import 'server-only';
@@ -157,31 +157,30 @@ async function insertMany(tx: Queryable, plants: PlantValues[], changed: PlantCh
 
 type Value = string | number;
 
-/** One or two characters to search for, with no tag: the index of plant_short_grams finds them. */
-const shortTextAlone = (query: PlantFilterValues) => query.folded !== undefined && !usesTrigramIndex(query.folded) && query.tag === undefined;
-
-/** One character to count, with no tag: reading every plant with LIKE alone is quicker than the index. */
-const countedByScan = (query: PlantFilterValues) => shortTextAlone(query) && [...query.folded!].length === 1;
+/** Two characters to search for, with no tag: the index of plant_name_pairs finds them. */
+const pairAlone = (query: PlantFilterValues) =>
+  query.folded !== undefined && query.tag === undefined && !usesTrigramIndex(query.folded) && [...query.folded].length === 2;
 
 /**
- * The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, (tag, seq), seq,
- * id and (nameFolded, seq) indexes. `shortGrams: false` leaves out the plant_short_grams test.
+ * The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, pairs, (tag, seq),
+ * seq, id and (nameFolded, seq) indexes.
  */
-function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }, { shortGrams = true } = {}) {
+function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
   const conditions: string[] = [];
   const parameters: Value[] = [];
   // Ids travel as text, cast in SQL (as everywhere in this engine).
   const parameter = (value: Value | bigint) => (typeof value === 'bigint' ? `$${parameters.push(value.toString())}::text::bigint` : `$${parameters.push(value)}`);
   // pg_trgm serves LIKE from its GIN index when the text has a trigram (three characters or more).
-  // One or two characters are also looked up among each name's characters and pairs of characters,
-  // in the index of plant_short_grams (its migration, *_short_search_grams, says why). LIKE stays
-  // beside that test: it is the cheaper of the two to run on a row, so a newest-first scan, which
-  // the planner prefers for a common character, runs the function only on the rows LIKE keeps.
-  // With a tag, the planner lets the (tag, seq) index lead and LIKE alone checks the tag's plants:
-  // the function on each of them cost 85–140 ms for a tag of 7,577 plants, LIKE 3 ms.
+  // Two characters are also looked up among each name's pairs of adjacent characters, in the index
+  // of plant_name_pairs (its migration, *_search_pairs, says why). LIKE stays beside that test: it
+  // is the cheaper of the two to run on a row, so a newest-first scan, which the planner prefers
+  // for a common pair, runs the function only on the rows LIKE keeps. One character is LIKE alone:
+  // nearly every name has it, and the newest-first scan fills a page after a few rows. With a tag,
+  // the planner lets the (tag, seq) index lead and LIKE alone checks the tag's plants: the function
+  // on each of them cost 85–140 ms for a tag of 7,577 plants, LIKE 3 ms.
   if (query.folded !== undefined) {
     conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
-    if (shortGrams && shortTextAlone(query)) conditions.push(`plant_short_grams(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+    if (pairAlone(query)) conditions.push(`plant_name_pairs(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
   }
   if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
   if (query.order && query.after) conditions.push(pastPosition(query.order, query.after, { seq: 'p."seq"' }, parameter));
@@ -235,19 +234,17 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
     return query(direct, sql, ...parameters);
   },
   async count(plantQuery) {
-    const byScan = countedByScan(plantQuery);
-    const { where, parameters } = filterStatement(plantQuery, { shortGrams: !byScan });
+    const { where, parameters } = filterStatement(plantQuery);
     const sql = `SELECT count(*) AS "count" FROM "Plant" p${where}`;
-    if (byScan || !shortTextAlone(plantQuery)) {
+    if (!pairAlone(plantQuery)) {
       const [row] = await direct.$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
       return Number(row.count);
     }
     // Two characters: once the table has statistics, the planner counts a common pair by reading
-    // every plant and running plant_short_grams on each one LIKE keeps, about 650 ms on 100,000
-    // plants; through the index of plant_short_grams it is 12–16 ms for a common pair (`er`), as
+    // every plant and running plant_name_pairs on each one LIKE keeps, about 650 ms on 100,000
+    // plants; through the index of plant_name_pairs it is 12–16 ms for a common pair (`er`), as
     // quick as LIKE alone on every plant, and about 1 ms for a rare one (`qx`), against 10 ms. So the
-    // count is told to use the index. One character is nearly always common: LIKE alone on every
-    // plant counts `a` in 14 ms, the index in 17 ms, and with no transaction around it.
+    // count is told to use the index.
     const [row] = await directTransaction(async (tx) => {
       await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
       return tx.$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);
