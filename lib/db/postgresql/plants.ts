@@ -6,9 +6,10 @@
 //
 // Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
 // round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
-// store 8,329 plants/s with one client; a search asks the trigram and plant_name_pairs indexes, p99
-// 29.2 ms over the search mix on 100,000 plants at 8 connections (docs/performance.md, The catalogue
-// on 100,000 plants); a change reads its plant FOR UPDATE, so concurrent changes to one plant take turns.
+// store 12,351–12,991 plants/s with one client; a search asks the trigram and plant_name_pairs
+// indexes, p99 22.2–23.1 ms over the search mix on 100,000 plants at 8 connections (docs/performance.md,
+// The catalogue on 100,000 plants); a change reads its plant FOR UPDATE, so concurrent changes to one
+// plant take turns.
 import 'server-only';
 import { processWide } from '../../process-wide';
 import { now } from '../../shared/clock';
