@@ -1,4 +1,4 @@
-import { alertOf, expect, signInThroughForm, test } from './support/fixtures';
+import { alertOf, csrfTokenFor, expect, signInThroughForm, test } from './support/fixtures';
 import { STAFF_EMAIL } from './support/staff';
 
 test('a signed-out visitor is sent to /login and comes back where they were going', async ({ page }) => {
@@ -76,7 +76,7 @@ test('repeated failures slow further attempts down', async ({ page }) => {
 test('too many failed sign-ins from one network are refused before any password is checked, and the page says how long to wait', async ({ browser, baseURL }) => {
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.77' } });
   const page = await context.newPage();
-  const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  const csrfToken = await csrfTokenFor(page);
   // Made-up emails until the network's allowance (20 a minute) is spent: at most two minutes' worth,
   // should the burst straddle the start of a minute.
   let refused = false;

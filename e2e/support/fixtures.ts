@@ -63,7 +63,7 @@ export const test = base.extend<Fixtures>({
   // and the journeys that sign in a member of their own (signInThroughForm).
   signIn: async ({ page }, provide) => {
     await provide(async (path = '/') => {
-      const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+      const csrfToken = await csrfTokenFor(page);
       const answer = await page.request.post('/api/auth/callback/credentials', {
         form: { csrfToken, email: STAFF_EMAIL, password: STAFF_PASSWORD, callbackUrl: path, json: 'true' },
       });
@@ -81,4 +81,10 @@ export { expect };
 /** A random id above 2^53, as digits: precision loss anywhere would show. */
 export function uniqueId(): string {
   return (2n ** 60n + BigInt(Math.floor(Math.random() * 2 ** 40)) * 1000n + BigInt(Date.now() % 1000)).toString();
+}
+
+/** next-auth's CSRF token for `page`'s browser context, which its POSTs to /api/auth must carry. */
+export async function csrfTokenFor(page: Page): Promise<string> {
+  const { csrfToken } = (await (await page.request.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  return csrfToken;
 }
