@@ -1,7 +1,6 @@
 // npm run db -- backup, restore and check, and the server's scheduled backups, as operators run them:
 // on SQLite against the real production server while it takes writes; on PostgreSQL, the plain
 // refusal that sends the operator to pg_dump and pg_restore.
-import { execFile } from 'node:child_process';
 import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
@@ -9,22 +8,11 @@ import { describe, expect, onTestFinished } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { newAccount, signIn } from '../support/accounts';
 import { createOn, request, uniqueId } from '../support/api';
-import { operatorScript } from '../support/cli';
+import { dbCommand as db } from '../support/cli';
 import { migrationsBefore } from '../support/migrations';
 import { testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
 import { test } from '../support/fixtures';
 import type { RunningServer } from '../support/server';
-
-type CliResult = { status: number | null; stdout: string; stderr: string };
-
-/** `npm run db -- ARGS` on the database at `databaseUrl`, without blocking this process (a burst runs beside it). */
-function db(databaseUrl: string, ...args: string[]): Promise<CliResult> {
-  return new Promise((resolve) => {
-    execFile(process.execPath, operatorScript('db', ...args), { env: { ...process.env, DATABASE_URL: databaseUrl } }, (error, stdout, stderr) =>
-      resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
-    );
-  });
-}
 
 /** Runs `sql` on an SQLite file of the test's own (a backup), integers as bigint. */
 function query<Row>(file: string, sql: string): Row[] {
