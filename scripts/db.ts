@@ -1,15 +1,20 @@
 // npm run db -- backup [--out FILE] | restore FILE | check: the database as a whole.
+import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { OPERATOR_COMMAND } from '../lib/audit/context';
+import { auditRow } from '../lib/audit/records';
 import { backupDir } from '../lib/backups/config';
 import { newBackupPath } from '../lib/backups/files';
+import { db } from '../lib/db/client';
 import { closeDb, engine } from '../lib/db/engine';
 import { knownMigrations, migrationStatus, rowCounts } from '../lib/db/maintenance';
+import type { CarriedAccess } from '../lib/db/stores';
 import { databaseUrl, sqliteFilePath, databaseEngine } from '../lib/db/url';
 import { printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:
   npm run db -- backup [--out FILE]   a consistent copy, taken while the server runs (default: BACKUP_DIR, else data/backups/)
-  npm run db -- restore FILE          replace the database with a backup (stop the server first)
+  npm run db -- restore FILE          replace the database with a backup (stop the server first); access ended since stays ended
   npm run db -- check                 integrity, migrations and row counts`;
 
 function noArguments(command: string, args: string[]): void {
@@ -26,14 +31,38 @@ async function backup(args: string[]) {
   process.stdout.write(`${file}\n`);
 }
 
+// What restore carried over, one line per kind, in the order the manual lists them.
+const CARRIED_KINDS: [keyof CarriedAccess, string][] = [
+  ['tokensRevoked', 'API tokens revoked'],
+  ['accountsDisabled', 'accounts disabled'],
+  ['sessionsEnded', 'accounts whose sessions ended'],
+  ['rolesLowered', 'admins made staff'],
+  ['passwordsReplaced', 'passwords changed, set or reset'],
+  ['passwordLinksEnded', 'set-password links used or replaced'],
+  ['webhooksDisabled', 'webhook endpoints disabled or deleted'],
+];
+
 async function restore(args: string[]) {
   const [file, ...rest] = args;
   if (!file || rest.length > 0) throw new UsageError('restore takes one backup file');
-  const { replaced, applied } = await engine().maintenance.restore(file, await knownMigrations());
+  const record = (carried: CarriedAccess | null) =>
+    auditRow({ action: 'backup.restored', target: { type: 'backup', id: path.basename(file) }, after: { file: path.resolve(file), carried } }, OPERATOR_COMMAND);
+  const { replaced, applied, carried } = await engine().maintenance.restore(file, await knownMigrations(), record);
   // (Only SQLite gets here: on PostgreSQL restore says to use pg_restore.)
-  process.stdout.write(`Restored ${file} into ${sqliteFilePath(databaseUrl())}; it passed its integrity check.\n`);
+  process.stdout.write(
+    `Restored ${file} into ${sqliteFilePath(databaseUrl())}; it passed its integrity check, and its schema is the one its migrations make.\n`,
+  );
   process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Its migrations were up to date.\n');
+  if (carried) {
+    process.stdout.write('Carried over from the database it replaced, so that access ended after the backup stays ended:\n');
+    for (const [kind, label] of CARRIED_KINDS) process.stdout.write(`  ${label}: ${carried[kind].length}\n`);
+  }
+  process.stdout.write('The restore and what it carried are in the audit trail (backup.restored).\n');
   process.stdout.write(replaced ? `The database it replaced is kept as ${replaced}\n` : 'There was no database to replace.\n');
+  // Roles lowered and accounts disabled can leave no admin who can sign in.
+  if ((await db().user.count()) > 0 && (await db().user.count({ where: { role: 'admin', disabledAt: null } })) === 0) {
+    process.stdout.write('No account is an active admin now: make one with npm run user -- set-role EMAIL admin (or enable one).\n');
+  }
 }
 
 async function check(args: string[]) {

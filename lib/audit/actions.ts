@@ -23,6 +23,7 @@ export const AUDIT_ACTIONS = [
   'staff.signed_out',
   'staff.signed_out_everywhere',
   'backup.downloaded',
+  'backup.restored',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

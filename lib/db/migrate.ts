@@ -173,9 +173,12 @@ async function runEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) =>
   }
 }
 
-async function readMigrations(migrationsDir: string): Promise<MigrationList> {
+async function readMigrations(migrationsDir: string, only?: readonly string[]): Promise<MigrationList> {
   const entries = await readdir(migrationsDir, { withFileTypes: true }).catch(() => []);
-  const directories = entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
+  const directories = entries
+    .filter((entry) => entry.isDirectory() && (!only || only.includes(entry.name)))
+    .map((entry) => entry.name)
+    .sort();
   const lockPath = path.join(migrationsDir, 'migration_lock.toml');
   return {
     baseDir: migrationsDir,
@@ -219,17 +222,18 @@ function setJournalMode(databaseUrl: string) {
 }
 
 /**
- * Applies every pending migration, then folds for search any plant name that has no folded form
- * yet (lib/db/fold-names.ts); returns the names of the migrations applied (none when current) and
- * how many names it folded.
+ * Applies every pending migration (of those named in `only`, when given), then folds for search any
+ * plant name that has no folded form yet (lib/db/fold-names.ts); returns the names of the migrations
+ * applied (none when current) and how many names it folded.
  */
 export async function applyMigrations(options: {
   databaseUrl: string;
   migrationsDir?: string;
+  only?: readonly string[];
 }): Promise<{ applied: string[]; folded: number }> {
   setJournalMode(options.databaseUrl);
   const migrationsDir = options.migrationsDir ?? PRISMA_FILES[databaseEngine(options.databaseUrl)].migrations;
-  const migrationsList = await readMigrations(migrationsDir);
+  const migrationsList = await readMigrations(migrationsDir, options.only);
   try {
     const output = await withEngine(options.databaseUrl, (engine) =>
       engine.applyMigrations({ migrationsList, filters: NO_FILTER }),

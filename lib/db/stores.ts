@@ -295,6 +295,27 @@ export type AccountStore = {
  * What an operator does to the whole database (npm run db, and the server's scheduled backups). On
  * PostgreSQL, backup and restore are pg_dump's and pg_restore's: they throw an Error that says how.
  */
+/**
+ * What a restore carried over from the database it replaced into the backup, so that access ended
+ * after the backup stays ended: the ids of each kind of row it changed.
+ */
+export type CarriedAccess = {
+  /** API tokens revoked in the replaced database, not in the backup. */
+  tokensRevoked: string[];
+  /** Accounts disabled in the replaced database, not in the backup. */
+  accountsDisabled: string[];
+  /** Accounts whose session version the restore raised (their sessions and page tokens end). */
+  sessionsEnded: string[];
+  /** Admins in the backup who are staff in the replaced database. */
+  rolesLowered: string[];
+  /** Accounts whose password (or lack of one) differs: the replaced database's is kept. */
+  passwordsReplaced: string[];
+  /** Set-password links used in the replaced database, or gone from it (replaced, or ended by a disable). */
+  passwordLinksEnded: string[];
+  /** Webhook endpoints disabled, or deleted, in the replaced database. */
+  webhooksDisabled: string[];
+};
+
 export type MaintenanceStore = {
   /**
    * Marks this process as a server using the database, for as long as it lives, so that a restore
@@ -307,10 +328,17 @@ export type MaintenanceStore = {
   integrity(): Promise<string[] | null>;
   /**
    * Replaces the database with the copy at `file`, refusing while a server uses it, a copy that fails
-   * its integrity check, and one with migrations that `knownMigrations` (the code's) does not have.
-   * The file it replaces is kept beside it (`replaced`); pending migrations are then applied.
+   * its integrity check, one with migrations that `knownMigrations` (the code's) does not have, and
+   * one whose schema is not what its migrations make. Pending migrations are applied to the copy,
+   * access ended in the database it replaces is carried over into it (`carried`, null when there was
+   * none to replace), and `record` (given what was carried) is written into it as the restore's
+   * audit record; the file it replaces is kept beside it (`replaced`).
    */
-  restore(file: string, knownMigrations: readonly string[]): Promise<{ replaced: string | null; applied: string[] }>;
+  restore(
+    file: string,
+    knownMigrations: readonly string[],
+    record: (carried: CarriedAccess | null) => AuditRow,
+  ): Promise<{ replaced: string | null; applied: string[]; carried: CarriedAccess | null }>;
   /** Where backups go when neither BACKUP_DIR nor --out says: a folder beside the database. */
   defaultBackupDir(): string;
 };

@@ -8,7 +8,8 @@ import type { MaintenanceStore } from '../stores';
 export const PG_DUMP_HINT =
   'On PostgreSQL, back up with pg_dump: pg_dump --format=custom --file=plants.dump "$DATABASE_URL" (see docs/operations.md, Backups). Nothing was written.';
 export const PG_RESTORE_HINT =
-  'On PostgreSQL, restore with pg_restore: stop the servers, then pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" plants.dump, then npm run db:migrate (see docs/operations.md, Backups). Nothing was changed.';
+  'On PostgreSQL, restore with pg_restore: stop the servers, then pg_restore --clean --if-exists --no-owner --dbname="$DATABASE_URL" plants.dump, then npm run db:migrate (see docs/operations.md, Backups). Nothing was changed. ' +
+  'pg_restore brings back the tokens, accounts, roles and sessions that were ended after the dump: end them again (see docs/operations.md, Backups on PostgreSQL).';
 
 export const postgresqlMaintenance: MaintenanceStore = {
   // Several instances share one database; a restore is pg_restore's, which this does not guard.

@@ -5,11 +5,26 @@
 // project's part cheaper), an audit record in a batch 4.7 µs a plant (The batch aim).
 import 'server-only';
 import { ASK_ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
-import type { ChangeRecordStore } from '../stores';
+import type { AuditRow, ChangeRecordStore } from '../stores';
 import { prepared, toSqliteTime } from './connection';
 
 const INSERT_EVENT = `INSERT INTO "WebhookEvent" (${OUTBOX_COLUMNS}, "fannedOut") VALUES (?, ?, ?, ?, ?, ?, ?, 0)`;
-const INSERT_AUDIT = `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+export const INSERT_AUDIT = `INSERT INTO "AuditEvent" (${AUDIT_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** An audit record's values, in INSERT_AUDIT's order. */
+export const auditValues = (row: AuditRow): unknown[] => [
+  toSqliteTime(row.at),
+  row.action,
+  row.actorType,
+  row.actorId,
+  row.actorName,
+  row.targetType,
+  row.targetId,
+  row.requestId,
+  row.clientAddress,
+  row.before,
+  row.after,
+];
 
 // One lookup per transaction decides whether its events are made at all.
 export const sqliteChangeRecords: ChangeRecordStore<void> = {
@@ -18,21 +33,7 @@ export const sqliteChangeRecords: ChangeRecordStore<void> = {
     const insertEvent = prepared<unknown[]>(INSERT_EVENT);
     for (const row of events) insertEvent.run(row.id, row.type, row.plantId, row.endpointId, row.payload, toSqliteTime(row.createdAt), row.traceparent);
     const insertAudit = prepared<unknown[]>(INSERT_AUDIT);
-    for (const row of audit) {
-      insertAudit.run(
-        toSqliteTime(row.at),
-        row.action,
-        row.actorType,
-        row.actorId,
-        row.actorName,
-        row.targetType,
-        row.targetId,
-        row.requestId,
-        row.clientAddress,
-        row.before,
-        row.after,
-      );
-    }
+    for (const row of audit) insertAudit.run(...auditValues(row));
     // Events reach here only when eventsWanted said so: every one is kept.
     return events.length;
   },

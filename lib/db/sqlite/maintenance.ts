@@ -18,9 +18,11 @@ import Database from 'better-sqlite3';
 import { log } from '../../log';
 import { processWide } from '../../process-wide';
 import { applyMigrations } from '../migrate';
-import type { MaintenanceStore } from '../stores';
+import type { AuditRow, CarriedAccess, MaintenanceStore } from '../stores';
 import { ensureSqliteFile } from '../url';
 import { sqliteDatabase } from './connection';
+import { carryEndedAccess, readEndedAccess, recordRestore, type EndedAccess } from './restore-access';
+import { assertSchemaOfMigrations } from './restore-schema';
 
 const OWNER_ONLY = 0o600;
 // Pages a backup copies per step (4 MiB at the default page size); the event loop runs between steps.
@@ -67,15 +69,36 @@ function holdAsServer(): void {
   }
 }
 
+/**
+ * Opens a database file a restore reads or writes. A file's schema is code (views, triggers,
+ * indexes and checks call functions), and a backup's may come from anyone who could write the file:
+ * with trusted_schema off, SQLite runs none of its functions or virtual tables that are not
+ * innocuous, and refuses the schema that would. Everything a restore does to a file goes through
+ * here, its integrity check included; the copy's schema is then compared with the migrations'
+ * (restore-schema.ts) before anything else runs on it.
+ */
+function openUntrusted(file: string): Database.Database {
+  const database = new Database(file, { fileMustExist: true, timeout: 5000 });
+  database.pragma('trusted_schema = OFF');
+  return database;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
 /** Opens a database file for a check, saying plainly when it is no SQLite database at all. */
 function openChecked(file: string, name: string): Database.Database {
+  let database: Database.Database | undefined;
   try {
-    const database = new Database(file, { fileMustExist: true, timeout: 5000 });
-    // Reading the schema is what finds a file that is not a database.
+    database = openUntrusted(file);
+    // Reading the schema is what finds a file that is not a database, and one that calls what it may not.
     database.prepare('SELECT count(*) FROM sqlite_master').get();
     return database;
   } catch (error) {
-    throw new Error(`${name} is not a readable SQLite database (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+    database?.close();
+    if (/unsafe use of/.test(messageOf(error))) {
+      throw new Error(`${name} calls a function a database file may not call (${messageOf(error)}). Nothing was changed.`, { cause: error });
+    }
+    throw new Error(`${name} is not a readable SQLite database (${messageOf(error)})`, { cause: error });
   }
 }
 
@@ -145,7 +168,7 @@ function appliedMigrations(database: Database.Database, file: string): string[] 
 
 /** Folds an SQLite file's write-ahead log into it and closes it, so the file alone is the database. */
 function checkpointAndClose(file: string): void {
-  const database = new Database(file, { fileMustExist: true, timeout: 5000 });
+  const database = openUntrusted(file);
   try {
     database.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
@@ -156,7 +179,29 @@ function checkpointAndClose(file: string): void {
 
 const timestamp = (date = new Date()) => date.toISOString().replace(/[:.]/g, '-');
 
-async function restore(file: string, knownMigrations: readonly string[]): Promise<{ replaced: string | null; applied: string[] }> {
+/** What limits access in the database about to be replaced; a refusal when it cannot be read. */
+function endedAccessIn(databaseFile: string): EndedAccess {
+  let database: Database.Database | undefined;
+  try {
+    database = openUntrusted(databaseFile);
+    database.pragma('query_only = ON');
+    return readEndedAccess(database);
+  } catch (error) {
+    throw new Error(
+      `The database being replaced (${databaseFile}) could not be read to carry over the access it ended (${messageOf(error)}). Nothing was changed. ` +
+        'To restore without carrying anything over, move it (with its -wal and -shm) aside first: the access ended after the backup then comes back.',
+      { cause: error },
+    );
+  } finally {
+    database?.close();
+  }
+}
+
+async function restore(
+  file: string,
+  knownMigrations: readonly string[],
+  record: (carried: CarriedAccess | null) => AuditRow,
+): Promise<{ replaced: string | null; applied: string[]; carried: CarriedAccess | null }> {
   const source = path.resolve(file);
   if (!existsSync(source) || !statSync(source).isFile()) throw new Error(`${file}: no such file`);
   const databaseFile = ensureSqliteFile();
@@ -173,7 +218,11 @@ async function restore(file: string, knownMigrations: readonly string[]): Promis
       }
       throw error;
     }
-    // The copy is checked and migrated beside the database, then moved into place in one rename.
+    const replacing = existsSync(databaseFile) && statSync(databaseFile).size > 0;
+    // Read first: a database that cannot be read is refused before anything is copied.
+    const ended = replacing ? endedAccessIn(databaseFile) : null;
+    // The copy is checked, migrated and given the access carried over beside the database, then
+    // moved into place in one rename.
     const staging = `${databaseFile}.restoring`;
     for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(staging + suffix, { force: true });
     copyFileSync(source, staging);
@@ -182,27 +231,42 @@ async function restore(file: string, knownMigrations: readonly string[]): Promis
       const copy = openChecked(staging, file);
       try {
         assertIntact(copy, file);
-        const unknown = appliedMigrations(copy, file).filter((name) => !knownMigrations.includes(name));
+        const migrations = appliedMigrations(copy, file);
+        const unknown = migrations.filter((name) => !knownMigrations.includes(name));
         if (unknown.length > 0) {
           throw new Error(
             `${file} was made by a newer version of Plant Store: it has migrations this code does not know (${unknown.join(', ')}). Restore it with that version; nothing was changed.`,
           );
         }
+        await assertSchemaOfMigrations(copy, migrations, file);
       } finally {
         copy.close();
       }
       const { applied } = await applyMigrations({ databaseUrl: `file:${staging}` });
+
+      // The access carried over and the restore's audit record, in one transaction of the copy's.
+      const restored = openUntrusted(staging);
+      let carried: CarriedAccess | null;
+      try {
+        carried = restored.transaction(() => {
+          const carriedHere = ended && carryEndedAccess(restored, ended);
+          recordRestore(restored, record(carriedHere));
+          return carriedHere;
+        })();
+      } finally {
+        restored.close();
+      }
       checkpointAndClose(staging);
 
       let replaced: string | null = null;
-      if (existsSync(databaseFile) && statSync(databaseFile).size > 0) {
+      if (replacing) {
         checkpointAndClose(databaseFile);
         replaced = `${databaseFile}.replaced-${timestamp()}`;
         renameSync(databaseFile, replaced);
       }
       for (const suffix of ['-wal', '-shm']) rmSync(databaseFile + suffix, { force: true });
       renameSync(staging, databaseFile);
-      return { replaced, applied };
+      return { replaced, applied, carried };
     } catch (error) {
       for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(staging + suffix, { force: true });
       throw error;
