@@ -17,7 +17,7 @@ import { unreadableRouterState } from '../lib/http/next-protocol.ts';
 import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin.ts';
 import { settleTarget } from '../lib/http/request-target.ts';
 import { log } from '../lib/log.ts';
-import { flushTraces } from '../lib/tracing/spans.ts';
+import { asPublicRequest, flushTraces } from '../lib/tracing/spans.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { warmUp } from './warm-up.mjs';
@@ -79,8 +79,13 @@ function serve(request, response) {
 }
 
 function answer(request, response, observed) {
-  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
-  settleForwardedHeaders(request, trust);
+  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so, nor continues
+  // the trace of a client that is not a trusted proxy (lib/tracing/spans.ts, asPublicRequest).
+  if (settleForwardedHeaders(request, trust)) answerSettled(request, response, observed);
+  else asPublicRequest(request.headers, () => answerSettled(request, response, observed));
+}
+
+function answerSettled(request, response, observed) {
   // Before either path writes a head, so every answer to a request that came over https has it
   // (both keep what setHeader put there; writeHead merges its own headers in).
   if (overHttps(request.headers['x-forwarded-proto'])) response.setHeader('strict-transport-security', STRICT_TRANSPORT_SECURITY);
