@@ -6,7 +6,7 @@
 //
 // TRUST_PROXY names the proxies as Express's `trust proxy` does (its proxy-addr package): their
 // addresses and networks, so that headers are believed only from a socket whose peer is one of
-// them, and the client is the rightmost X-Forwarded-For entry that is not. Or, as before, a number
+// them, and the client is the rightmost X-Forwarded-For entry that is not. Or a number
 // of proxies (true is one), believed from whatever socket a request came on. Addresses and networks
 // are read by ipaddr.js, which the SSRF guard (lib/webhooks/guard.ts) reads them with too.
 import ipaddr from 'ipaddr.js';
