@@ -16,7 +16,7 @@ import { configuredPublicOrigin } from '../lib/http/origin';
 import { metricsEnabled } from '../lib/metrics/config';
 import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
 import { retrySchedule } from '../lib/webhooks/config';
-import { trustedProxyHops } from '../server/forwarded-headers.mjs';
+import { proxyTrust } from '../server/forwarded-headers.mjs';
 import { bodyTimeoutMs } from '../server/request-limits.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
@@ -29,7 +29,7 @@ async function main() {
   authFailuresPerMinute();
   passwordAttemptsPerMinute();
   passwordHashConcurrency();
-  trustedProxyHops();
+  proxyTrust();
   bodyTimeoutMs();
   configuredPublicOrigin();
   retrySchedule();

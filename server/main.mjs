@@ -17,12 +17,12 @@ import { unreadableRouterState } from '../lib/http/next-protocol.ts';
 import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin.ts';
 import { settleTarget } from '../lib/http/request-target.ts';
 import { log } from '../lib/log.ts';
-import { flushTraces } from '../lib/tracing/spans.ts';
+import { asPublicRequest, flushTraces } from '../lib/tracing/spans.ts';
 import { PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes.mjs';
 import { warmUp } from './warm-up.mjs';
 import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit.mjs';
-import { settleForwardedHeaders, trustedProxyHops } from './forwarded-headers.mjs';
+import { proxyTrust, settleForwardedHeaders } from './forwarded-headers.mjs';
 import { lingerBeforeClosing } from './linger.mjs';
 import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
@@ -39,9 +39,9 @@ process.chdir(dir);
 const port = Number.parseInt(process.env.PORT ?? '', 10) || 3000;
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
-const proxyHops = trustedProxyHops();
+const trust = proxyTrust();
 // Whether a request came over https, decided now when PUBLIC_URL says (lib/http/origin.ts).
-const overHttps = reachedOverHttps(proxyHops);
+const overHttps = reachedOverHttps(trust);
 const bodyTimeout = bodyTimeoutMs();
 const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
 // What the direct path builds every Request on: never the Host header (Next builds its own on the
@@ -79,8 +79,13 @@ function serve(request, response) {
 }
 
 function answer(request, response, observed) {
-  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so.
-  settleForwardedHeaders(request, proxyHops);
+  // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so, nor continues
+  // the trace of a client that is not a trusted proxy (lib/tracing/spans.ts, asPublicRequest).
+  if (settleForwardedHeaders(request, trust)) answerSettled(request, response, observed);
+  else asPublicRequest(request.headers, () => answerSettled(request, response, observed));
+}
+
+function answerSettled(request, response, observed) {
   // Before either path writes a head, so every answer to a request that came over https has it
   // (both keep what setHeader put there; writeHead merges its own headers in).
   if (overHttps(request.headers['x-forwarded-proto'])) response.setHeader('strict-transport-security', STRICT_TRANSPORT_SECURITY);

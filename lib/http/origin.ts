@@ -1,8 +1,10 @@
 // The origin this service is reached at, for the few answers that must name one. It is the
-// configured PUBLIC_URL, or, behind a reverse proxy the operator trusts (TRUST_PROXY), the host
-// and scheme that proxy forwards. It is never taken from the Host header or from a client's own
-// X-Forwarded-Host: without either setting it is unknown, and answers use paths instead.
-import { trustedProxyHops } from '../../server/forwarded-headers.mjs';
+// configured PUBLIC_URL, or, for a request that came through a reverse proxy the operator trusts
+// (TRUST_PROXY), the host and scheme that proxy forwards. It is never taken from the Host header or
+// from a client's own X-Forwarded-Host: without either setting, or from a peer that is not a proxy
+// TRUST_PROXY names, it is unknown, and answers use paths instead.
+import { proxyTrust, type ProxyTrust } from '../../server/forwarded-headers.mjs';
+import { throughTrustedProxy } from '../shared/client-address';
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -36,8 +38,8 @@ const forwardedProto = (value: string | null | undefined) => lastEntry(value).to
 /** The origin clients reach this service at, when the operator has said how to know it; else null. */
 export function publicOrigin(request: Request | Headers): string | null {
   const configured = configuredPublicOrigin();
-  if (configured || trustedProxyHops() === 0) return configured;
   const headers = request instanceof Headers ? request : request.headers;
+  if (configured || !throughTrustedProxy(headers)) return configured;
   // The nearest proxy's word: it overwrites or appends what came before it.
   const host = lastEntry(headers.get('x-forwarded-host')) || (headers.get('host') ?? '');
   const proto = forwardedProto(headers.get('x-forwarded-proto'));
@@ -56,12 +58,13 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
  * settleForwardedHeaders); with neither, never: a client's own X-Forwarded-Proto is not believed.
  * The production server (server/main.mjs) asks once at start-up, then per request.
  */
-export function reachedOverHttps(hops = trustedProxyHops()): (xForwardedProto: string | string[] | undefined) => boolean {
+export function reachedOverHttps(trust: ProxyTrust = proxyTrust()): (xForwardedProto: string | string[] | undefined) => boolean {
   const configured = configuredPublicOrigin();
   if (configured) {
     const https = configured.startsWith('https:');
     return () => https;
   }
-  if (hops === 0) return () => false;
+  // No proxy trusted: never. (From a peer that is not a proxy TRUST_PROXY names, main.mjs has removed X-Forwarded-Proto.)
+  if ('hops' in trust && trust.hops === 0) return () => false;
   return (value) => forwardedProto(Array.isArray(value) ? value.at(-1) : value) === 'https';
 }

@@ -13,14 +13,17 @@ import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
 import { log } from '../log';
 import { processWide } from '../process-wide';
 import { otlpProtocol } from './config';
-import { onTracingShutdown, requestSpans, SpanKind } from './spans';
+import { callerContextIn, onTracingShutdown, requestSpans, SpanKind } from './spans';
 
 const SERVICE_NAME = 'plant-store';
 
 /**
  * Notes each span's request span as it starts (spans.ts, requestSpans): a server span is its own,
  * any other inherits its parent's. And gives Next's server spans the stable `http.request.method`
- * beside the `http.method` Next sets, as the direct path's spans have both.
+ * beside the `http.method` Next sets, as the direct path's spans have both. A server span that
+ * starts a trace for a request from a client that is not a trusted proxy (spans.ts,
+ * asPublicRequest) links to the context that client sent: here, because Next starts its own span
+ * with no way to pass it links.
  */
 const requestSpanIndex: SpanProcessor = {
   onStart(span: Span, parentContext: Context) {
@@ -28,6 +31,8 @@ const requestSpanIndex: SpanProcessor = {
       requestSpans.set(span, span);
       const method = span.attributes['http.method'];
       if (typeof method === 'string' && span.attributes['http.request.method'] === undefined) span.setAttribute('http.request.method', method);
+      const caller = callerContextIn(parentContext);
+      if (caller && !trace.getSpanContext(parentContext)) span.addLink({ context: caller });
       return;
     }
     const parent = trace.getSpan(parentContext);

@@ -7,6 +7,7 @@ import 'server-only';
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import {
   context,
+  createContextKey,
   isSpanContextValid,
   propagation,
   ROOT_CONTEXT,
@@ -115,11 +116,40 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span 
   });
 }
 
+// The trace context that a request from a client that is not a trusted proxy named: its server
+// span links to it rather than continuing it. A key made with Symbol.for, so the server's bundle,
+// which sets it, and the SDK's span processor (sdk.ts), which reads it, share it.
+const CALLER_CONTEXT = createContextKey('plant-store.caller-trace-context');
+
+/**
+ * Serves a request that did not come through a trusted proxy (server/main.mjs) as one from a public
+ * endpoint: its `traceparent` and `tracestate` are removed before either path sees them, so neither
+ * Next nor the direct path continues a trace a stranger chose, with its trace id and its sampling
+ * flag: the request's server span starts a trace of the server's own, which the server's sampler
+ * decides on. `work` runs in a context that holds the caller's span context, which that span links
+ * to (sdk.ts). Tracing off, the headers go all the same.
+ */
+export function asPublicRequest<T>(headers: IncomingHttpHeaders, work: () => T): T {
+  const carrier = { traceparent: headers.traceparent, tracestate: headers.tracestate };
+  delete headers.traceparent;
+  delete headers.tracestate;
+  if (!ON || carrier.traceparent === undefined) return work();
+  const caller = trace.getSpanContext(propagation.extract(ROOT_CONTEXT, carrier));
+  if (!caller || !isSpanContextValid(caller)) return work();
+  return context.with(context.active().setValue(CALLER_CONTEXT, caller), work);
+}
+
+/** The caller's span context that a server span starting in `parent` links to, when asPublicRequest set one. */
+export function callerContextIn(parent: Context): SpanContext | undefined {
+  return parent.getValue(CALLER_CONTEXT) as SpanContext | undefined;
+}
+
 /**
  * The direct path's server span for one request (server/direct-routes.mjs), named and attributed
  * as Next names its own BaseServer.handleRequest span for the same route ("POST /plants"), with the
  * stable HTTP attributes beside Next's older ones. It continues a caller's `traceparent`, as Next
- * does, and ends when the response closes. `work` runs with the span active.
+ * does (only a trusted proxy's is left, asPublicRequest), in the context the request is served in,
+ * and ends when the response closes. `work` runs with the span active.
  */
 export function inRequestSpan<T>(
   request: { method: string; url: string; headers: IncomingHttpHeaders },
@@ -129,7 +159,8 @@ export function inRequestSpan<T>(
 ): T {
   if (!ON) return work();
   const name = `${request.method} ${route}`;
-  const parent = propagation.extract(ROOT_CONTEXT, request.headers);
+  // The active context, as Next's own span takes it: it may hold a caller's context to link to.
+  const parent = propagation.extract(context.active(), request.headers);
   const span = trace.getTracer(TRACER_NAME).startSpan(
     name,
     {

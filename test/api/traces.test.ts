@@ -2,14 +2,19 @@
 // (test/support/otlp-collector.ts, as JSON), one answering the API directly and one with
 // API_DIRECT_ROUTES=off, so Next's router makes the server span. A POST /plants on each must give a
 // server span named for its route, a database span under it, and a webhook delivery span in the same
-// trace whose traceparent reached the receiver; the request's log line names the trace. A third
-// server, with OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all, not even to the SDK's
-// default port. The direct one also takes scheduled backups, each of which must be a trace of its own.
+// trace whose traceparent reached the receiver; the request's log line names the trace. Both
+// servers trust the proxy at 127.0.0.1 (TRUST_PROXY): a caller's traceparent through it is
+// continued, while one from 127.0.0.2, a client that is not the proxy, starts nothing: the server
+// starts a trace of its own, which links to the caller's. A third server, with
+// OTEL_EXPORTER_OTLP_ENDPOINT unset, must export nothing at all, not even to the SDK's default port.
+// The direct one also takes scheduled backups, each of which must be a trace of its own.
+import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
-import { createOn, uniqueId } from '../support/api';
+import { createOn, request as requestOn, uniqueId } from '../support/api';
 import { copyTestDatabase, testEngine, tokenIn, type TestDatabase } from '../support/database';
 import { test as base } from '../support/fixtures';
 import { SPAN_KIND, SPAN_STATUS, startCollector, type CollectedSpan, type Collector } from '../support/otlp-collector';
+import { headerValue, rawAnswer, rawRequest } from '../support/raw-socket';
 import { startReceiver, type Receiver } from '../support/receiver';
 import type { RunningServer } from '../support/server';
 import { endpointIn } from '../support/webhooks';
@@ -18,6 +23,12 @@ import { endpointIn } from '../support/webhooks';
 const OTEL_SETTINGS = { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_BSP_SCHEDULE_DELAY: '50', OTEL_SERVICE_NAME: 'plant-store-test' };
 // Where the SDK would export with no endpoint named: the unset server's only possible destination.
 const DEFAULT_OTLP_PORT = 4318;
+// The proxy the traced servers trust, and a client on the same machine that is not it.
+const PROXY = '127.0.0.1';
+const NOT_THE_PROXY = '127.0.0.2';
+
+/** A trace context a caller makes up: a trace id and a span id of its choosing. */
+const chosenContext = () => ({ traceId: randomBytes(16).toString('hex'), spanId: randomBytes(8).toString('hex') });
 
 // What the servers export to and deliver to, closed when the file ends: the collector they are told
 // of, and the webhook receiver.
@@ -96,7 +107,7 @@ describe('traces', () => {
     ({ token } = await tokenIn(database.url, 'traces'));
     const copies = await Promise.all([copyTestDatabase(database), copyTestDatabase(database)]);
 
-    const traced = { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_ALLOW_PRIVATE_URLS: '1' };
+    const traced = { ...OTEL_SETTINGS, OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, WEBHOOK_ALLOW_PRIVATE_URLS: '1', TRUST_PROXY: PROXY };
     backupDir = fileTempDir;
     const readyTimeoutMs = 90_000;
     untracedDatabase = copies[1];
@@ -152,6 +163,72 @@ describe('traces', () => {
     const line = await requestLogLine(server, requestId);
     expect(line.trace_id).toBe(request.traceId);
     expect(collector.spans.filter((span) => span.traceId === request.traceId).map((span) => span.spanId)).toContain(line.span_id);
+  });
+
+  it.each([
+    ['the direct path', 'direct'],
+    ["Next's router", 'next'],
+  ] as const)("POST /plants through %s from a client that is not a trusted proxy: the server's own trace, sampled by the server, linked to the client's", async (_, which) => {
+    const server = servers[which];
+    // The client names its trace, sampled (flag 01) or asking for it not to be (00).
+    for (const flags of ['01', '00']) {
+      const id = uniqueId();
+      const chosen = chosenContext();
+      const body = `{"id": ${id}, "name": "Traced from outside"}`;
+      const headers = {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        traceparent: `00-${chosen.traceId}-${chosen.spanId}-${flags}`,
+        tracestate: 'chosen=1',
+        connection: 'close',
+      };
+      const created = await rawAnswer(server.port, rawRequest('POST /plants HTTP/1.1', headers, body), { localAddress: NOT_THE_PROXY, method: 'POST', timeoutMs: 15_000 });
+      expect(created.status).toBe(200);
+      const requestId = headerValue(created, 'x-request-id')!;
+
+      // Traced all the same, in a trace of the server's own whose root links to the client's context.
+      const [request] = await collector.waitFor((span) => span.kind === SPAN_KIND.server && span.attributes['plant_store.request_id'] === requestId);
+      expect(request.traceId, flags).not.toBe(chosen.traceId);
+      expect(ancestorsOf(request, collector.spans)).not.toContain(chosen.spanId);
+      const [root] = await collector.waitFor((span) => span.traceId === request.traceId && span.parentSpanId === null);
+      expect(root.kind).toBe(SPAN_KIND.server);
+      expect(root.links).toEqual([chosen]);
+
+      // The log line and the webhook delivery (stored with the change, sent to the receiver) carry the server's trace.
+      const line = await requestLogLine(server, requestId);
+      expect(line.trace_id).toBe(request.traceId);
+      const [delivery] = await receiver.waitFor((one) => one.event.type === 'plant.created' && one.event.data.id === id);
+      expect(delivery.traceparent).toMatch(new RegExp(`^00-${request.traceId}-[0-9a-f]{16}-01$`));
+      // Nothing the server sent anywhere is in the client's trace.
+      expect(collector.spans.filter((span) => span.traceId === chosen.traceId)).toEqual([]);
+      expect(receiver.deliveries.filter((one) => one.traceparent?.includes(chosen.traceId))).toEqual([]);
+    }
+  });
+
+  it.each([
+    ['the direct path', 'direct'],
+    ["Next's router", 'next'],
+  ] as const)('POST /plants through %s from the trusted proxy: the traceparent it passes on is continued', async (_, which) => {
+    const server = servers[which];
+    const id = uniqueId();
+    const upstream = chosenContext();
+    const created = await requestOn(server, '/plants', {
+      method: 'POST',
+      token,
+      body: `{"id": ${id}, "name": "Traced through the proxy"}`,
+      headers: { traceparent: `00-${upstream.traceId}-${upstream.spanId}-01` },
+    });
+    expect(created.status).toBe(200);
+    const requestId = created.headers.get('x-request-id')!;
+
+    const [request] = await collector.waitFor((span) => span.kind === SPAN_KIND.server && span.attributes['plant_store.request_id'] === requestId);
+    expect(request.traceId).toBe(upstream.traceId);
+    expect(ancestorsOf(request, collector.spans).at(-1)).toBe(upstream.spanId);
+    expect(collector.spans.filter((span) => span.traceId === upstream.traceId).flatMap((span) => span.links)).toEqual([]);
+    expect((await requestLogLine(server, requestId)).trace_id).toBe(upstream.traceId);
+    const [delivery] = await receiver.waitFor((one) => one.event.type === 'plant.created' && one.event.data.id === id);
+    expect(delivery.traceparent).toMatch(new RegExp(`^00-${upstream.traceId}-[0-9a-f]{16}-01$`));
   });
 
   it('a scheduled backup is a trace of its own: one span with the file (and its size), or marked failed where the engine refuses', async () => {

@@ -82,7 +82,8 @@ describe('npm start', () => {
   }, 60_000);
 
   it.each([
-    ['TRUST_PROXY', 'maybe', 'TRUST_PROXY must be true, false or a number of proxies, got "maybe"'],
+    ['TRUST_PROXY', 'maybe', `TRUST_PROXY must be true, false, a number of proxies, or the proxies' addresses and networks, comma-separated (such as loopback, 10.0.0.0/8, 2001:db8::/32), got "maybe"`],
+    ['TRUST_PROXY', 'loopback, 10.0.0.0/33', '(such as loopback, 10.0.0.0/8, 2001:db8::/32), got "loopback, 10.0.0.0/33": "10.0.0.0/33" is none of these'],
     ['PUBLIC_URL', 'plants.example.com/shop', 'PUBLIC_URL must be the service\'s public origin'],
     ['AUTH_FAILURES_PER_MINUTE', 'lots', 'AUTH_FAILURES_PER_MINUTE must be a whole number'],
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],

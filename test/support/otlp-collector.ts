@@ -13,6 +13,7 @@ type OtlpSpanJson = {
   kind: number;
   attributes?: { key: string; value: AnyValue }[];
   status?: { code?: number; message?: string };
+  links?: { traceId: string; spanId: string }[];
 };
 type ExportJson = {
   resourceSpans?: { resource?: { attributes?: { key: string; value: AnyValue }[] }; scopeSpans?: { spans?: OtlpSpanJson[] }[] }[];
@@ -29,6 +30,8 @@ export type CollectedSpan = {
   statusCode: number;
   attributes: Record<string, string | number | boolean>;
   resource: Record<string, string | number | boolean>;
+  /** The span contexts it links to (a trace it was started from, but is not part of). */
+  links: { traceId: string; spanId: string }[];
 };
 
 export const SPAN_KIND = { internal: 1, server: 2, client: 3 } as const;
@@ -72,6 +75,7 @@ export async function startCollector(options: { port?: number; host?: string } =
                 statusCode: span.status?.code ?? 0,
                 attributes: attributesOf(span.attributes),
                 resource,
+                links: (span.links ?? []).map(({ traceId, spanId }) => ({ traceId, spanId })),
               });
             }
           }

@@ -71,6 +71,11 @@ export type RawOptions = {
   readUntilClose?: boolean;
   /** Destroy the connection this many milliseconds after it opened, whatever is under way (a client that goes away). */
   destroyAfterMs?: number;
+  /**
+   * The client's own address: another loopback address (Linux routes all of 127.0.0.0/8 to the
+   * loopback interface), such as 127.0.0.2, is a client on this machine that is not 127.0.0.1.
+   */
+  localAddress?: string;
 };
 
 /** Joins header values as a Headers object would; Set-Cookie is kept apart. */
@@ -185,16 +190,17 @@ function parseResponse(buffer: Buffer, method: string, closed: boolean, arrivedA
 }
 
 /**
- * Opens a connection to 127.0.0.1:`port`, and for each step waits its pause, writes its bytes and
- * waits for its answers. Stops early when the server closes or resets the connection, or goes
- * quiet for `timeoutMs`; the answers parsed so far are returned with how it ended. Every exchange
- * is noted for the run's check of answers against the API document (test/support/observed.ts).
+ * Opens a connection to 127.0.0.1:`port` (from `localAddress`, when given), and for each step
+ * waits its pause, writes its bytes and waits for its answers. Stops early when the server closes
+ * or resets the connection, or goes quiet for `timeoutMs`; the answers parsed so far are returned
+ * with how it ended. Every exchange is noted for the run's check of answers against the API
+ * document (test/support/observed.ts).
  */
 export function rawExchange(port: number, steps: RawStep[], options: RawOptions = {}): Promise<RawExchange> {
   const timeoutMs = options.timeoutMs ?? 5000;
   return new Promise((resolve) => {
     const started = Date.now();
-    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true });
+    const socket = net.connect({ port, host: '127.0.0.1', allowHalfOpen: true, localAddress: options.localAddress });
     socket.setNoDelay(true);
     const responses: RawResponse[] = [];
     const received: Buffer[] = [];
