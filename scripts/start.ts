@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { auditRetentionDays } from '../lib/audit/retention-config';
 import { backupSettings } from '../lib/backups/config';
-import { resolveAuthSecret } from '../lib/auth/sessions/secret';
+import { configuredAuthSecret, resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { sqliteSynchronous } from '../lib/db/durability';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
@@ -24,7 +24,9 @@ const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-  // Malformed settings are refused now, not on the first request.
+  // Malformed settings, and a secret too short to keep sessions safe, are refused now, not on the
+  // first request.
+  configuredAuthSecret();
   rateLimitPerMinute();
   authFailuresPerMinute();
   passwordAttemptsPerMinute();

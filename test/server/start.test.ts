@@ -1,5 +1,6 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
-// account, and serves the API from the same process (no child server), which stops on SIGTERM.
+// account, and serves the API from the same process (no child server), which stops on SIGTERM; it
+// refuses malformed settings and a weak AUTH_SECRET before it starts anything.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -88,6 +89,9 @@ describe('npm start', () => {
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
     ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
     ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "OFF"'],
+    // Anyone may ask /api/auth/csrf for a value keyed by the secret, and test guesses against it offline.
+    ['AUTH_SECRET', 'secret', "AUTH_SECRET must be at least 32 bytes, got 6: make one with  openssl rand -base64 32"],
+    ['AUTH_SECRET', 'x'.repeat(31), 'AUTH_SECRET must be at least 32 bytes, got 31'],
   ])('refuses %s=%s before it starts anything', (name, value, message) => {
     const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'refused.db')}`, [name]: value },
@@ -97,5 +101,21 @@ describe('npm start', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(message);
+  });
+
+  // Vercel runs neither npm start nor this server: there, the secret is first read when something
+  // signs or checks a session, and that refuses it. So does the server run without npm start.
+  test('without npm start, a weak AUTH_SECRET signs nothing: sign-in and sessions answer 500, and the log says why', async ({ startOwnServer }) => {
+    const server = await startOwnServer({ env: { AUTH_SECRET: 'secret' } });
+    for (const target of ['/api/auth/csrf', '/api/auth/session']) {
+      const response = await fetch(`${server.url}${target}`);
+      expect(response.status, target).toBe(500);
+      const body = await response.text();
+      expect(body, target).not.toMatch(/csrfToken|secret/);
+      expect(body, target).toContain('"error":50001');
+    }
+    expect(server.output()).toContain('AUTH_SECRET must be at least 32 bytes, got 6: make one with  openssl rand -base64 32');
+    // What needs no secret still serves.
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 });
