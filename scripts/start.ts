@@ -17,6 +17,7 @@ import { metricsEnabled } from '../lib/metrics/config';
 import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
 import { retrySchedule } from '../lib/webhooks/config';
 import { trustedProxyHops } from '../server/forwarded-headers.mjs';
+import { listenPort } from '../server/listen-port.mjs';
 import { bodyTimeoutMs } from '../server/request-limits.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
@@ -27,6 +28,7 @@ async function main() {
   // Malformed settings, and a secret too short to keep sessions safe, are refused now, not on the
   // first request.
   configuredAuthSecret();
+  listenPort();
   rateLimitPerMinute();
   authFailuresPerMinute();
   passwordAttemptsPerMinute();
@@ -50,8 +52,9 @@ async function main() {
   if (auth.source === 'generated') say(`generated AUTH_SECRET and kept it in ${auth.file} (set AUTH_SECRET to use your own)`);
   process.env.AUTH_SECRET = auth.secret;
 
-  // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set), and
-  // handles SIGTERM and SIGINT itself. It sits beside this bundle; a path esbuild leaves alone.
+  // server.js listens on PORT (0: any free port, which its `listening` line names) and HOSTNAME
+  // (the address to bind; all interfaces unless set), and handles SIGTERM and SIGINT itself. It
+  // sits beside this bundle; a path esbuild leaves alone.
   process.env.PORT ||= '3000';
   process.env.HOSTNAME ||= '0.0.0.0';
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.js');

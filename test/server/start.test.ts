@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createOn, uniqueId } from '../support/api';
 import { tokenIn } from '../support/database';
 import { test } from '../support/fixtures';
-import { freePort, TEST_AUTH_SECRET } from '../support/server';
+import { TEST_AUTH_SECRET } from '../support/server';
 
 /** The inode of the socket listening on 127.0.0.1:`port`, from /proc/net/tcp. */
 function listeningSocket(port: number): string {
@@ -38,22 +38,27 @@ test.beforeAll(({ fileTempDir }) => {
 });
 
 describe('npm start', () => {
-  it('migrates a new database, serves the API from the same process, and stops on SIGTERM', async () => {
+  it('migrates a new database, serves the API from the same process on the free port PORT=0 asks for, and stops on SIGTERM', async () => {
     const databaseUrl = `file:${path.join(folder, 'plants.db')}`;
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const started = performance.now();
     // npm start's own command (package.json): node, its flags, the script.
     const [, ...startArgs] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
     const child = spawn(process.execPath, startArgs, {
-      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: String(port), HOSTNAME: '127.0.0.1' },
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: '0', HOSTNAME: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let url = '';
     try {
+      // The port is the one the listening line names: a free one the system chose, not PORT's default.
+      await expect.poll(() => child.exitCode === null && /"msg":"listening"/.test(output), { timeout: 30_000, interval: 50 }).toBe(true);
+      url = /"msg":"listening","url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1] ?? '';
+      expect(url, output).not.toBe('');
+      const port = Number(new URL(url).port);
+      expect(port).not.toBe(3000);
       for (;;) {
         expect(child.exitCode, output).toBeNull();
         const healthy = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
@@ -72,6 +77,10 @@ describe('npm start', () => {
       // Every page and route loaded, and the public pages rendered once, before it listened.
       expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true,"heapLimitMb":4\d\d\b/);
       expect(output).not.toMatch(/no cap on the heap/);
+      // Next builds its requests on the port too: its own routes answer there.
+      const csrf = await fetch(`${url}/api/auth/csrf`);
+      expect(csrf.status).toBe(200);
+      expect(await csrf.json()).toEqual({ csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) });
       // One process: the node that npm start runs is the one listening, and it has no children.
       expect(holdsSocket(child.pid!, listeningSocket(port)), 'the started process holds the listening socket').toBe(true);
       expect(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim()).toBe('');
@@ -89,6 +98,8 @@ describe('npm start', () => {
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
     ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
     ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "OFF"'],
+    ['PORT', '80x', 'PORT must be a port number from 1 to 65535, or 0 for any free port, got "80x"'],
+    ['PORT', '65536', 'PORT must be a port number from 1 to 65535, or 0 for any free port, got "65536"'],
     // Anyone may ask /api/auth/csrf for a value keyed by the secret, and test guesses against it offline.
     ['AUTH_SECRET', 'secret', "AUTH_SECRET must be at least 32 bytes, got 6: make one with  openssl rand -base64 32"],
     ['AUTH_SECRET', 'x'.repeat(31), 'AUTH_SECRET must be at least 32 bytes, got 31'],
