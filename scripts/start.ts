@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { auditRetentionDays } from '../lib/audit/retention-config';
 import { backupSettings } from '../lib/backups/config';
-import { resolveAuthSecret } from '../lib/auth/sessions/secret';
+import { configuredAuthSecret, resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { sqliteSynchronous } from '../lib/db/durability';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
@@ -17,6 +17,7 @@ import { metricsEnabled } from '../lib/metrics/config';
 import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
 import { retrySchedule } from '../lib/webhooks/config';
 import { proxyTrust } from '../server/forwarded-headers.mjs';
+import { listenPort } from '../server/listen-port.mjs';
 import { bodyTimeoutMs } from '../server/request-limits.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
@@ -24,7 +25,10 @@ const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-  // Malformed settings are refused now, not on the first request.
+  // Malformed settings, and a secret too short to keep sessions safe, are refused now, not on the
+  // first request.
+  configuredAuthSecret();
+  listenPort();
   rateLimitPerMinute();
   authFailuresPerMinute();
   passwordAttemptsPerMinute();
@@ -48,8 +52,9 @@ async function main() {
   if (auth.source === 'generated') say(`generated AUTH_SECRET and kept it in ${auth.file} (set AUTH_SECRET to use your own)`);
   process.env.AUTH_SECRET = auth.secret;
 
-  // server.js listens on PORT and HOSTNAME (the address to bind; all interfaces unless set), and
-  // handles SIGTERM and SIGINT itself. It sits beside this bundle; a path esbuild leaves alone.
+  // server.js listens on PORT (0: any free port, which its `listening` line names) and HOSTNAME
+  // (the address to bind; all interfaces unless set), and handles SIGTERM and SIGINT itself. It
+  // sits beside this bundle; a path esbuild leaves alone.
   process.env.PORT ||= '3000';
   process.env.HOSTNAME ||= '0.0.0.0';
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.js');

@@ -24,6 +24,7 @@ import { warmUp } from './warm-up.mjs';
 import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit.mjs';
 import { proxyTrust, settleForwardedHeaders } from './forwarded-headers.mjs';
 import { lingerBeforeClosing } from './linger.mjs';
+import { holdPort, listenPort } from './listen-port.mjs';
 import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals.mjs';
 import { bodyTimeoutMs } from './request-limits.mjs';
 import { refuseConnect, settleRequestHead } from './request-head.mjs';
@@ -36,8 +37,10 @@ const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 process.env.NODE_ENV = 'production';
 process.chdir(dir);
 
-const port = Number.parseInt(process.env.PORT ?? '', 10) || 3000;
 const hostname = process.env.HOSTNAME || '0.0.0.0';
+// PORT=0 asks for a free port: chosen now, and held until the server listens on it (listen-port.mjs).
+const heldPort = await holdPort(listenPort(), hostname);
+const { port } = heldPort;
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
 const trust = proxyTrust();
 // Whether a request came over https, decided now when PUBLIC_URL says (lib/http/origin.ts).
@@ -163,6 +166,7 @@ const refuseToStart = (error) => {
 server.once('error', refuseToStart);
 // The public pages rendered once on a loopback port of their own, unmeasured (server/warm-up.mjs).
 const warmed = await warmUp((request, response) => answer(request, response, null));
+await heldPort.release();
 server.listen(port, hostname, () => {
   server.off('error', refuseToStart);
   const served = !direct

@@ -1,8 +1,9 @@
 // The backup files in a folder: their names, listing them, finding one by name without leaving the
-// folder, and pruning the oldest. Only files named as this module names them are ever listed,
-// served or deleted, so nothing else an operator keeps in the folder is touched.
+// folder, opening one to send it, and pruning the oldest. Only files named as this module names
+// them are ever listed, served or deleted, so nothing else an operator keeps in the folder is touched.
 import 'server-only';
-import { lstat, readdir, rm } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { lstat, open, readdir, rm, type FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 
 // plants-2026-11-26T10-30-00-000Z.db: sorts by time, and is safe in a URL and on any filesystem.
@@ -48,6 +49,36 @@ export async function findBackup(dir: string, name: string): Promise<(BackupFile
   if (!isBackupName(name)) return null;
   const found = (await listBackups(dir)).find((file) => file.name === name);
   return found ? { ...found, path: path.join(dir, name) } : null;
+}
+
+// O_NOFOLLOW: a symbolic link in a backup's place is refused by the open itself (ELOOP), so one
+// swapped in after a listing saw a regular file there is refused too. O_NONBLOCK: a FIFO there
+// opens at once instead of waiting for a writer, and is then refused as no regular file; on a
+// regular file it changes nothing.
+const OPEN_FOR_SENDING = constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK;
+
+/**
+ * The backup called `name` in `dir`, open for reading, or null when no such backup is there: the
+ * name must be a backup's name, and the file, as its open descriptor describes it, a regular file.
+ * Nothing is looked up by name before the open, so nothing can change between a check and the
+ * open. The caller closes `file`.
+ */
+export async function openBackup(dir: string, name: string): Promise<{ name: string; bytes: number; file: FileHandle } | null> {
+  if (!isBackupName(name)) return null;
+  let file: FileHandle;
+  try {
+    file = await open(/* turbopackIgnore: true */ path.join(dir, name), OPEN_FOR_SENDING);
+  } catch (error) {
+    if (['ENOENT', 'ENOTDIR', 'ELOOP'].includes((error as NodeJS.ErrnoException).code ?? '')) return null;
+    throw error;
+  }
+  const stats = await file.stat().catch(async (error: unknown) => {
+    await file.close();
+    throw error;
+  });
+  if (stats.isFile()) return { name, bytes: stats.size, file };
+  await file.close();
+  return null;
 }
 
 /** Deletes all but the newest `keep` backups, and what unfinished ones left; returns the names deleted. */

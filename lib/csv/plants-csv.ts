@@ -20,16 +20,26 @@ export type ParsedCsv = { ok: true; records: CsvRecord[] } | { ok: false; messag
 
 const BYTE_ORDER_MARK = '\uFEFF';
 
-// A cell a spreadsheet would take for a formula (OWASP "CSV injection": = + - @, a tab or a
+// A text cell a spreadsheet would take for a formula (OWASP "CSV injection": = + - @, a tab or a
 // carriage return first) is written with a ' in front, so it is shown as text and never run. A cell
 // that already starts with one or more ' before such a character gets one more too, and the import
 // takes exactly one off any cell that starts with ' before such a character: so every cell reads
-// back as it was written, a plant named '=x included. Negative ids go out as '-5 and come back -5.
+// back as it was written, a plant named '=x included. An id is an integer, never a formula: it is
+// written digit for digit, -5 as -5, so a program reading the file gets the id itself. papaparse
+// draws the line: it neutralises strings and writes a bigint as it prints.
 const FORMULA_START = /^'*[=+\-@\t\r]/;
 const NEUTRALISED_FORMULA = /^'+[=+\-@\t\r]/;
+// An integer as it prints: what an id cell of the failed-rows file holds when it holds one (-0 and
+// 05 do not print so, and stay text, so they read back as they were).
+const INTEGER = /^(?:0|-?[1-9]\d*)$/;
 
+/** What ends every line of a CSV the app writes. */
+export const CSV_LINE_END = '\r\n';
 /** papaparse's options for every CSV the app writes: CRLF line ends, formula cells neutralised. */
-export const CSV_WRITE_OPTIONS = { newline: '\r\n', escapeFormulae: FORMULA_START } as const satisfies Papa.UnparseConfig;
+const CSV_WRITE_OPTIONS = { newline: CSV_LINE_END, escapeFormulae: FORMULA_START } as const satisfies Papa.UnparseConfig;
+
+/** A cell to write: a bigint is an id, written digit for digit; a string is text, neutralised when it starts like a formula. */
+export type CsvCell = string | bigint;
 
 /** A cell as read from a file: without the ' that writing put in front of a formula. */
 const cellValue = (cell: string) => (NEUTRALISED_FORMULA.test(cell) ? cell.slice(1) : cell);
@@ -72,7 +82,19 @@ export function parsePlantsCsv(text: string): ParsedCsv {
   return { ok: true, records };
 }
 
-/** CSV text with a header row, for rows of the given columns (`error` and the like included); formula cells neutralised. */
+/** CSV records, each ending in CRLF, without a header row: what GET /plants/export streams a page at a time. */
+export function csvRecords(rows: readonly (readonly CsvCell[])[]): string {
+  if (rows.length === 0) return '';
+  return Papa.unparse(rows.map((row) => [...row]), { ...CSV_WRITE_OPTIONS, header: false }) + CSV_LINE_END;
+}
+
+/**
+ * CSV text with a header row, for rows of the given columns (`error` and the like included), as
+ * read from a file: a cell of the `id` column that is an integer is written digit for digit, and
+ * every other cell is text, neutralised where it starts like a formula.
+ */
 export function toCsv(columns: readonly string[], rows: readonly string[][]): string {
-  return Papa.unparse({ fields: [...columns], data: rows.map((row) => [...row]) }, CSV_WRITE_OPTIONS) + CSV_WRITE_OPTIONS.newline;
+  const id = columns.indexOf('id');
+  const cells = rows.map((row) => row.map((cell, index): CsvCell => (index === id && INTEGER.test(cell) ? BigInt(cell) : cell)));
+  return Papa.unparse([[...columns]], CSV_WRITE_OPTIONS) + CSV_LINE_END + csvRecords(cells);
 }

@@ -3,26 +3,24 @@
 // the server one page of memory. They go out oldest first: importing the file into an empty store
 // adds them in the same order, so the copy lists newest first just as the original does.
 import 'server-only';
-import Papa from 'papaparse';
 import { CSV_COLUMNS } from '../csv/plant-columns';
-import { CSV_WRITE_OPTIONS } from '../csv/plants-csv';
+import { CSV_LINE_END, csvRecords } from '../csv/plants-csv';
 import { log } from '../log';
 import { storeFilter, type PlantFilter } from './service';
 import { engine } from '../db/engine';
 import { OLDEST_FIRST, type PlantRow } from '../db/stores';
 
 const PAGE_SIZE = 1000;
-const LINE_END = CSV_WRITE_OPTIONS.newline;
 
 /**
  * One CSV record per plant (RFC 4180 through papaparse: a field is quoted when it holds a comma,
- * a quote or a line break). A cell a spreadsheet would take for a formula, one starting with
- * = + - @, a tab or a carriage return (a negative id too), goes out quoted with a ' in front
- * (CSV_WRITE_OPTIONS); the import takes that ' off again, so the file imports back to exactly
- * the same plants.
+ * a quote or a line break). The id goes out digit for digit, negative or not. A name or tag a
+ * spreadsheet would take for a formula, one starting with = + - @, a tab or a carriage return,
+ * goes out quoted with a ' in front (lib/csv/plants-csv.ts); the import takes that ' off again, so
+ * the file imports back to exactly the same plants.
  */
-function records(rows: string[][]): string {
-  return Papa.unparse(rows, { ...CSV_WRITE_OPTIONS, header: false }) + LINE_END;
+function records(rows: PlantRow[]): string {
+  return csvRecords(rows.map((row) => [row.id, row.name, row.tag ?? '']));
 }
 
 export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStream<Uint8Array> {
@@ -35,13 +33,13 @@ export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStrea
       async pull(controller) {
         if (!headerSent) {
           headerSent = true;
-          controller.enqueue(encoder.encode(CSV_COLUMNS.join(',') + LINE_END));
+          controller.enqueue(encoder.encode(CSV_COLUMNS.join(',') + CSV_LINE_END));
           return;
         }
         try {
           const rows = await engine().plants.list({ ...where, order: OLDEST_FIRST, after: after && { seq: after.seq, id: after.id, folded: '' }, take: PAGE_SIZE });
           if (rows.length > 0) {
-            controller.enqueue(encoder.encode(records(rows.map((row) => [row.id.toString(), row.name, row.tag ?? '']))));
+            controller.enqueue(encoder.encode(records(rows)));
             after = rows[rows.length - 1];
           }
           if (rows.length < PAGE_SIZE) controller.close();

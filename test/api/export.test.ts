@@ -63,7 +63,8 @@ describe('GET /plants/export', () => {
     expect(lines[0]).toBe('id,name,tag');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toMatch(new RegExp(`^\\d+,Plain ${marker},plain$`));
-    expect(lines[2]).toMatch(new RegExp(`^"'-\\d+",Negative ${marker},plain$`));
+    // An id is written digit for digit, negative or not: it is never a formula.
+    expect(lines[2]).toMatch(new RegExp(`^-\\d+,Negative ${marker},plain$`));
     expect(lines[3]).toBe('');
 
     const quoted = await exportOf(`?q=${encodeURIComponent(`"double" ${marker}`)}`);
@@ -72,8 +73,8 @@ describe('GET /plants/export', () => {
     expect(comma.text).toContain(`,"Comma, in name ${marker}",\r\n`);
   });
 
-  // OWASP "CSV injection": a cell a spreadsheet would run as a formula goes out with a ' in front.
-  it("puts a ' in front of every cell that starts with = + - @ (so a spreadsheet shows it as text)", async () => {
+  // OWASP "CSV injection": a name or tag a spreadsheet would run as a formula goes out with a ' in front.
+  it("puts a ' in front of every name and tag that starts with = + - @ (so a spreadsheet shows it as text)", async () => {
     const { text } = await exportOf(`?q=${marker}`);
     const line = (plant: (typeof AWKWARD)[number]) => text.split('\r\n').find((row) => row.includes(plant.name.replaceAll('"', '""')));
     const [, , , pink, sum, , negative, hyperlink, plus, minus, at, quoted] = AWKWARD;
@@ -83,14 +84,15 @@ describe('GET /plants/export', () => {
     expect(line(minus)).toBe(`${minus.id},"'-2+3 ${marker}","'-minus"`);
     expect(line(at)).toBe(`${at.id},"'@SUM(A1) ${marker}","'@at"`);
     // A name that itself starts with ' and a formula character gets one more, so the import can take one off.
-    expect(line(quoted)).toBe(`"'${quoted.id}","''=x ${marker}","'''+y"`);
-    expect(line(negative)).toBe(`"'${negative.id}",Negative ${marker},plain`);
+    expect(line(quoted)).toBe(`${quoted.id},"''=x ${marker}","'''+y"`);
+    expect(line(negative)).toBe(`${negative.id},Negative ${marker},plain`);
     // A ' before anything else stays as it is.
     expect(line(pink)).toBe(`${pink.id},'Pink Princess' ${marker},aroid`);
-    // And no cell of the whole export starts with a formula character.
-    const cells = Papa.parse<string[]>(text, { skipEmptyLines: true }).data.flat();
-    expect(cells).toHaveLength(3 * (PLANTS_UNDER_MARKER + 1));
-    expect(cells.filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    // And no name or tag of the whole export starts with a formula character; every id is an integer.
+    const rows = Papa.parse<string[]>(text, { skipEmptyLines: true }).data;
+    expect(rows).toHaveLength(PLANTS_UNDER_MARKER + 1);
+    expect(rows.flatMap(([, name, tag]) => [name, tag]).filter((cell) => /^[=+\-@\t\r]/.test(cell))).toEqual([]);
+    expect(rows.slice(1).filter(([id]) => !/^-?\d+$/.test(id))).toEqual([]);
   });
 
   it("puts a ' in front of a cell that starts with a tab or a carriage return, in a database written behind the API's back", async () => {
@@ -179,5 +181,37 @@ describe('export, then import into an empty store', () => {
     expect((await request(empty, '/plants/next-id', { headers })).text).toBe('{"id":1}');
     for (const id of [1n, 2n, 4n]) expect((await create(id)).status).toBe(200);
     expect((await request(empty, '/plants/next-id', { headers })).text).toBe('{"id":3}');
+  });
+
+  test('writes the int64 extremes digit for digit, and reads them back exactly', async ({ empty }) => {
+    const headers = { authorization: `Bearer ${empty.token}` };
+    // Oldest first, as the export lists them (the test before stored the first). Names and tags
+    // that look like ids are text: they go out neutralised.
+    const extremes = [
+      { id: 9223372036854775807n, name: 'Edge' },
+      { id: -9223372036854775808n, name: '-5', tag: '-9223372036854775808' },
+    ];
+    const stored = await request(empty, '/plants/batch', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: stringifyJson(extremes),
+    });
+    expect(stored.status).toBe(200);
+    const { text } = await request(empty, '/plants/export', { headers });
+    const lines = text.split('\r\n');
+    expect(lines).toContain(`-9223372036854775808,"'-5","'-9223372036854775808"`);
+    expect(lines).toContain('9223372036854775807,Edge,');
+    const parsed = parsePlantsCsv(text);
+    if (!parsed.ok) throw new Error(parsed.message);
+    const plants = parsed.records.map((record) => record.plant!).filter(({ id }) => id === extremes[0].id || id === extremes[1].id);
+    expect(plants).toEqual(extremes);
+    // Sent back, each is the plant the store holds, to the byte: nothing is created or refused.
+    const again = await request(empty, '/plants/batch', {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: stringifyJson(plants.map(({ id, name, tag }) => ({ id, name, tag }))),
+    });
+    expect(again.status).toBe(200);
+    expect(again.text.match(/"status":200,"created":false/g)).toHaveLength(2);
   });
 });

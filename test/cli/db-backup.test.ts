@@ -1,7 +1,7 @@
 // npm run db -- backup, restore and check, and the server's scheduled backups, as operators run them:
 // on SQLite against the real production server while it takes writes; on PostgreSQL, the plain
 // refusal that sends the operator to pg_dump and pg_restore.
-import { copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readdirSync, readFileSync, readlinkSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, onTestFinished } from 'vitest';
@@ -25,6 +25,18 @@ function query<Row>(file: string, sql: string): Row[] {
 }
 
 const backupFiles = (dir: string) => readdirSync(dir).filter((name) => /^plants-.*Z\.db$/.test(name));
+
+/** The descriptors process `pid` holds open on files in `dir`, as the paths they name. */
+function openIn(pid: number, dir: string): string[] {
+  return readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+    try {
+      const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+      return target.startsWith(`${dir}/`) ? [target] : [];
+    } catch {
+      return []; // closed meanwhile
+    }
+  });
+}
 
 /** Waits for `condition` to hold, up to `timeoutMs`, and says what was last seen when it does not. */
 async function waitFor(condition: () => boolean, timeoutMs: number, seen: () => string): Promise<void> {
@@ -243,7 +255,7 @@ if (testEngine() === 'postgresql') {
       expect(server.child.exitCode).toBe(143);
     }, 60_000);
 
-    test('lists the backups on /backups for admins only, streams one with an audit record, and refuses names outside the folder', async ({ startOwnServer, makeTempDir }) => {
+    test('lists the backups on /backups for admins only, streams one with an audit record, answers HEAD with its headers alone, and refuses names outside the folder', async ({ startOwnServer, makeTempDir }) => {
       const dir = path.join(makeTempDir(), 'listed');
       const server = await startOwnServer({ env: { BACKUP_DIR: dir } });
       const { database } = server;
@@ -255,12 +267,28 @@ if (testEngine() === 'postgresql') {
       const page = await asAdmin.fetch('/backups');
       expect(page.status).toBe(200);
       expect(await page.text()).toContain(`href="/backups/${name}"`);
+      // HEAD: the download's headers and nothing more: no body, no record of a download (none took
+      // place), no file left open.
+      const head = await asAdmin.fetch(`/backups/${name}`, { method: 'HEAD' });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
+      expect(await head.text()).toBe('');
+      expect(openIn(server.child.pid!, dir)).toEqual([]);
+      expect(await database.execute(`SELECT count(*) AS n FROM "AuditEvent" WHERE "action" = 'backup.downloaded'`)).toEqual([{ n: 0n }]);
       const download = await asAdmin.fetch(`/backups/${name}`);
       expect(download.status).toBe(200);
       expect(download.headers.get('content-disposition')).toBe(`attachment; filename="${name}"`);
       expect(download.headers.get('cache-control')).toBe('no-store');
       const bytes = Buffer.from(await download.arrayBuffer());
       expect(bytes.equals(readFileSync(path.join(dir, name)))).toBe(true);
+      await expect.poll(() => openIn(server.child.pid!, dir)).toEqual([]);
+      // HEAD answered as GET did, header for header, but for how the body goes and the connection
+      // after it (Node's server closes one after a HEAD answer). Next's router streams a route
+      // handler's body and drops the Content-Length it set: neither says the size.
+      const OF_THE_CONNECTION = ['date', 'x-request-id', 'transfer-encoding', 'connection', 'keep-alive'];
+      const headersOf = (response: Response) => Object.fromEntries([...response.headers].filter(([header]) => !OF_THE_CONNECTION.includes(header)));
+      expect(headersOf(head)).toEqual(headersOf(download));
+      expect(headersOf(head)).toMatchObject({ 'content-type': 'application/vnd.sqlite3', 'cache-control': 'no-store' });
       const records = await database.execute(`SELECT "action", "actorName", "targetType", "targetId" FROM "AuditEvent" WHERE "action" = 'backup.downloaded'`);
       expect(records).toEqual([{ action: 'backup.downloaded', actorName: admin.email, targetType: 'backup', targetId: name }]);
 
@@ -272,6 +300,11 @@ if (testEngine() === 'postgresql') {
       const visitor = await fetch(`${server.url}/backups/${name}`, { redirect: 'manual' });
       expect(visitor.status).toBe(307);
       expect(visitor.headers.get('location')).toBe('/login?callbackUrl=%2Fbackups');
+      // HEAD is refused alike.
+      expect((await asStaff.fetch(`/backups/${name}`, { method: 'HEAD' })).status).toBe(403);
+      const visitorHead = await fetch(`${server.url}/backups/${name}`, { method: 'HEAD', redirect: 'manual' });
+      expect(visitorHead.status).toBe(307);
+      expect(visitorHead.headers.get('location')).toBe('/login?callbackUrl=%2Fbackups');
 
       // Only a backup's name, of a regular file in the folder, is ever served.
       writeFileSync(path.join(path.dirname(dir), 'outside.db'), 'not for download');
@@ -290,9 +323,22 @@ if (testEngine() === 'postgresql') {
         const text = await answer.text();
         expect(text, target).not.toContain('root:');
         expect(text, target).not.toContain('not for download');
+        expect((await asAdmin.fetch(`/backups/${target}`, { method: 'HEAD' })).status, target).toBe(404);
       }
       const records2 = await database.execute(`SELECT count(*) AS n FROM "AuditEvent" WHERE "action" = 'backup.downloaded'`);
       expect(records2).toEqual([{ n: 1n }]);
+
+      // A client that goes away mid-download leaves no file open: a backup larger than the socket's buffers.
+      const large = 'plants-2001-01-01T00-00-00-000Z.db';
+      writeFileSync(path.join(dir, large), Buffer.alloc(64 * 1024 * 1024));
+      const leaving = new AbortController();
+      const partial = await asAdmin.fetch(`/backups/${large}`, { signal: leaving.signal });
+      expect(partial.status).toBe(200);
+      const reader = partial.body!.getReader();
+      expect((await reader.read()).done).toBe(false);
+      expect(openIn(server.child.pid!, dir)).toEqual([path.join(dir, large)]);
+      leaving.abort();
+      await expect.poll(() => openIn(server.child.pid!, dir)).toEqual([]);
     }, 60_000);
 
     test('logs a failed backup and serves on', async ({ startOwnServer, makeTempDir }) => {

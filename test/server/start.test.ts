@@ -1,5 +1,6 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
-// account, and serves the API from the same process (no child server), which stops on SIGTERM.
+// account, and serves the API from the same process (no child server), which stops on SIGTERM; it
+// refuses malformed settings and a weak AUTH_SECRET before it starts anything.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -7,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createOn, uniqueId } from '../support/api';
 import { tokenIn } from '../support/database';
 import { test } from '../support/fixtures';
-import { freePort, TEST_AUTH_SECRET } from '../support/server';
+import { TEST_AUTH_SECRET } from '../support/server';
 
 /** The inode of the socket listening on 127.0.0.1:`port`, from /proc/net/tcp. */
 function listeningSocket(port: number): string {
@@ -37,22 +38,27 @@ test.beforeAll(({ fileTempDir }) => {
 });
 
 describe('npm start', () => {
-  it('migrates a new database, serves the API from the same process, and stops on SIGTERM', async () => {
+  it('migrates a new database, serves the API from the same process on the free port PORT=0 asks for, and stops on SIGTERM', async () => {
     const databaseUrl = `file:${path.join(folder, 'plants.db')}`;
-    const port = await freePort();
-    const url = `http://127.0.0.1:${port}`;
     const started = performance.now();
     // npm start's own command (package.json): node, its flags, the script.
     const [, ...startArgs] = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ');
     const child = spawn(process.execPath, startArgs, {
-      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: String(port), HOSTNAME: '127.0.0.1' },
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: databaseUrl, AUTH_SECRET: TEST_AUTH_SECRET, PORT: '0', HOSTNAME: '127.0.0.1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     child.stdout.on('data', (chunk) => (output += chunk));
     child.stderr.on('data', (chunk) => (output += chunk));
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    let url = '';
     try {
+      // The port is the one the listening line names: a free one the system chose, not PORT's default.
+      await expect.poll(() => child.exitCode === null && /"msg":"listening"/.test(output), { timeout: 30_000, interval: 50 }).toBe(true);
+      url = /"msg":"listening","url":"(http:\/\/127\.0\.0\.1:\d+)"/.exec(output)?.[1] ?? '';
+      expect(url, output).not.toBe('');
+      const port = Number(new URL(url).port);
+      expect(port).not.toBe(3000);
       for (;;) {
         expect(child.exitCode, output).toBeNull();
         const healthy = await fetch(`${url}/api/health`).then((response) => response.ok, () => false);
@@ -71,6 +77,10 @@ describe('npm start', () => {
       // Every page and route loaded, and the public pages rendered once, before it listened.
       expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true,"heapLimitMb":4\d\d\b/);
       expect(output).not.toMatch(/no cap on the heap/);
+      // Next builds its requests on the port too: its own routes answer there.
+      const csrf = await fetch(`${url}/api/auth/csrf`);
+      expect(csrf.status).toBe(200);
+      expect(await csrf.json()).toEqual({ csrfToken: expect.stringMatching(/^[0-9a-f]{64}$/) });
       // One process: the node that npm start runs is the one listening, and it has no children.
       expect(holdsSocket(child.pid!, listeningSocket(port)), 'the started process holds the listening socket').toBe(true);
       expect(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim()).toBe('');
@@ -89,6 +99,11 @@ describe('npm start', () => {
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
     ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
     ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "OFF"'],
+    ['PORT', '80x', 'PORT must be a port number from 1 to 65535, or 0 for any free port, got "80x"'],
+    ['PORT', '65536', 'PORT must be a port number from 1 to 65535, or 0 for any free port, got "65536"'],
+    // Anyone may ask /api/auth/csrf for a value keyed by the secret, and test guesses against it offline.
+    ['AUTH_SECRET', 'secret', "AUTH_SECRET must be at least 32 bytes, got 6: make one with  openssl rand -base64 32"],
+    ['AUTH_SECRET', 'x'.repeat(31), 'AUTH_SECRET must be at least 32 bytes, got 31'],
   ])('refuses %s=%s before it starts anything', (name, value, message) => {
     const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
       env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'refused.db')}`, [name]: value },
@@ -98,5 +113,21 @@ describe('npm start', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(message);
+  });
+
+  // Vercel runs neither npm start nor this server: there, the secret is first read when something
+  // signs or checks a session, and that refuses it. So does the server run without npm start.
+  test('without npm start, a weak AUTH_SECRET signs nothing: sign-in and sessions answer 500, and the log says why', async ({ startOwnServer }) => {
+    const server = await startOwnServer({ env: { AUTH_SECRET: 'secret' } });
+    for (const target of ['/api/auth/csrf', '/api/auth/session']) {
+      const response = await fetch(`${server.url}${target}`);
+      expect(response.status, target).toBe(500);
+      const body = await response.text();
+      expect(body, target).not.toMatch(/csrfToken|secret/);
+      expect(body, target).toContain('"error":50001');
+    }
+    expect(server.output()).toContain('AUTH_SECRET must be at least 32 bytes, got 6: make one with  openssl rand -base64 32');
+    // What needs no secret still serves.
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
   });
 });
