@@ -39,7 +39,11 @@ process.chdir(dir);
 
 const hostname = process.env.HOSTNAME || '0.0.0.0';
 // PORT=0 asks for a free port: chosen now, and held until the server listens on it (listen-port.mjs).
-const heldPort = await holdPort(listenPort(), hostname);
+// An address that cannot be bound ends the process with one line, as a taken port does below.
+const heldPort = await holdPort(listenPort(), hostname).catch((error) => {
+  log.error('could not listen', { url: `http://${hostname}:0`, code: error?.code ?? null, error: error?.message ?? String(error) });
+  process.exit(1);
+});
 const { port } = heldPort;
 const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
 const trust = proxyTrust();

@@ -115,6 +115,18 @@ describe('npm start', () => {
     expect(result.stderr).toContain(message);
   });
 
+  it('ends with one line when the free port PORT=0 asks for cannot be had on HOSTNAME', () => {
+    // 192.0.2.1 is a documentation address (RFC 5737): no interface of this machine has it.
+    const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'unbound.db')}`, AUTH_SECRET: TEST_AUTH_SECRET, PORT: '0', HOSTNAME: '192.0.2.1' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stdout + result.stderr).toMatch(/"msg":"could not listen".*"code":"EADDRNOTAVAIL"/);
+    expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
+  }, 40_000);
+
   // Vercel runs neither npm start nor this server: there, the secret is first read when something
   // signs or checks a session, and that refuses it. So does the server run without npm start.
   test('without npm start, a weak AUTH_SECRET signs nothing: sign-in and sessions answer 500, and the log says why', async ({ startOwnServer }) => {
