@@ -486,13 +486,17 @@ function profilerArgs() {
   return dir ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(dir)}`, '--cpu-prof-interval=250'] : [];
 }
 
+// One per run: the servers and the command that makes the webhook endpoint share it, since the
+// endpoint's signing secret is stored encrypted under a key derived from it.
+const BENCH_AUTH_SECRET = `bench-${randomBytes(24).toString('hex')}`;
+
 async function startAppServer(options, databaseFile, extraEnv = {}) {
   const port = await freePort();
   const env = {
     ...process.env,
     NODE_ENV: 'production',
     NEXT_TELEMETRY_DISABLED: '1',
-    AUTH_SECRET: `bench-${randomBytes(24).toString('hex')}`,
+    AUTH_SECRET: BENCH_AUTH_SECRET,
     DATABASE_URL: `file:${databaseFile}`,
     PLANT_STORE_BENCH_ROUTES: '1',
     // The limiter stays on (its cost is measured) but far above what one token can send here.
@@ -1042,7 +1046,7 @@ async function main() {
     } else if (serverKind === 'webhook') {
       receiver = await startWebhookReceiver();
       // On this machine's loopback: the SSRF guard is lifted for it, as for any private network.
-      const local = { ...process.env, DATABASE_URL: `file:${webhookDb}`, WEBHOOK_ALLOW_PRIVATE_URLS: '1' };
+      const local = { ...process.env, DATABASE_URL: `file:${webhookDb}`, WEBHOOK_ALLOW_PRIVATE_URLS: '1', AUTH_SECRET: BENCH_AUTH_SECRET };
       await runCommand('webhook create', TSX_BIN, [...TSX_CONDITIONS, 'scripts/webhook.ts', 'create', '--url', `${receiver.url}/hooks`], { env: local, capture: true });
       say(`starting the standalone server with one webhook endpoint (receiver at ${receiver.url})`);
       running = await startAppServer(options, webhookDb, { WEBHOOK_ALLOW_PRIVATE_URLS: '1' });

@@ -1,13 +1,15 @@
 'use client';
 // The /webhooks page: add an endpoint (its signing secret shown once), switch it off and on, send
-// it a test event, follow its recent deliveries, resend a failed one, delete it. While a delivery
-// is on its way, the page refreshes itself every few seconds.
+// it a test event, rotate its secret (the new one shown once), follow its recent deliveries, resend
+// a failed one, delete it. While a delivery is on its way, the page refreshes itself every few
+// seconds.
 import { useRouter } from 'next/navigation';
 import { useActionState, useEffect, useState, useTransition } from 'react';
 import {
   createEndpointAction,
   deleteEndpointAction,
   resendDeliveryAction,
+  rotateSecretAction,
   sendTestEventAction,
   setEndpointEnabledAction,
   type ActionOutcome,
@@ -39,6 +41,8 @@ export type EndpointView = {
   events: string[];
   enabled: boolean;
   createdAt: string;
+  /** Until when the secret before the latest rotation still signs beside the new one (ISO), or null. */
+  previousSecretSignsUntil: string | null;
   deliveries: DeliveryView[];
 };
 
@@ -130,8 +134,28 @@ function Deliveries({ endpoint }: { endpoint: EndpointView }) {
   );
 }
 
+/** A new signing secret, shown once, and how long the one before still signs. */
+function RotatedSecret({ url, secret, previousSecretSignsUntil }: { url: string; secret: string; previousSecretSignsUntil: string | null }) {
+  return (
+    <SecretBox key={secret} secret={secret} label="New signing secret">
+      <p>
+        <strong>New signing secret for {url}.</strong> Copy it now: it will not be shown again.{' '}
+        {previousSecretSignsUntil ? (
+          <>
+            Until <Timestamp iso={previousSecretSignsUntil} />, each delivery is signed with the previous secret too, so the receiver can switch to this
+            one in the meantime.
+          </>
+        ) : (
+          'The previous secret no longer signs.'
+        )}
+      </p>
+    </SecretBox>
+  );
+}
+
 function Endpoint({ endpoint }: { endpoint: EndpointView }) {
   const headingId = `endpoint-${endpoint.id}`;
+  const [rotated, setRotated] = useState<{ secret: string; previousSecretSignsUntil: string | null } | null>(null);
   return (
     <section className="card" aria-labelledby={headingId}>
       <h2 id={headingId} className="endpoint-url">
@@ -140,6 +164,12 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
       <p className="muted">
         <span className={`badge ${endpoint.enabled ? 'badge-succeeded' : 'badge-off'}`}>{endpoint.enabled ? 'Enabled' : 'Disabled'}</span>{' '}
         {endpoint.events.join(', ')} · added <Timestamp iso={endpoint.createdAt} /> · <span className="mono">{endpoint.id}</span>
+        {endpoint.previousSecretSignsUntil && (
+          <>
+            {' '}
+            · previous secret signs until <Timestamp iso={endpoint.previousSecretSignsUntil} />
+          </>
+        )}
       </p>
       <div className="button-row">
         {endpoint.enabled && (
@@ -151,6 +181,17 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
           run={() => setEndpointEnabledAction(endpoint.id, !endpoint.enabled)}
         />
         <ConfirmAction
+          label="Rotate secret"
+          name={`Rotate secret of ${endpoint.url}`}
+          question="Make a new signing secret? It is shown once; for a grace period the current one signs each delivery beside it, so the receiver can switch without a gap."
+          confirmLabel="Yes, rotate"
+          onConfirm={async () => {
+            const outcome = await rotateSecretAction(endpoint.id);
+            if (outcome.ok) setRotated({ secret: outcome.secret, previousSecretSignsUntil: outcome.previousSecretSignsUntil });
+            return outcome;
+          }}
+        />
+        <ConfirmAction
           label="Delete"
           name={`Delete ${endpoint.url}`}
           question="Delete this endpoint? Deliveries still owed to it are dropped."
@@ -159,6 +200,7 @@ function Endpoint({ endpoint }: { endpoint: EndpointView }) {
           onConfirm={() => deleteEndpointAction(endpoint.id)}
         />
       </div>
+      {rotated && <RotatedSecret url={endpoint.url} {...rotated} />}
       <h3 className="small-heading">Recent deliveries</h3>
       <Deliveries endpoint={endpoint} />
     </section>

@@ -137,5 +137,11 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
   await page.screenshot(shot('webhooks'));
   await page.goto('/audit');
   await page.screenshot(shot('activity'));
+  // Its secret rotated: the new one shown once, and until when the one before still signs.
+  await page.goto('/webhooks');
+  await page.getByRole('button', { name: `Rotate secret of ${receiver.url}` }).click();
+  await page.getByRole('button', { name: 'Yes, rotate' }).click();
+  await expect(page.getByLabel('New signing secret')).toBeVisible();
+  await page.screenshot(shot('webhook-rotated'));
   await receiver.close();
 });

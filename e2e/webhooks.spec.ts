@@ -1,9 +1,10 @@
-// An admin connects a receiver: adds an endpoint, sends it a test event, sees it delivered, and
-// finds a plant's history in the activity log. The receiver runs here, on this machine, and
-// verifies every signature with the secret the page showed once.
+// An admin connects a receiver: adds an endpoint, sends it a test event, sees it delivered, rotates
+// its secret without a gap for the receiver, and finds a plant's history in the activity log. The
+// receiver runs here, on this machine, and verifies every signature with the secret the page
+// showed once.
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
-import { startReceiver, type Receiver } from '../test/support/receiver';
+import { startReceiver, verifiesWith, type Receiver } from '../test/support/receiver';
 import { expect, test, uniqueId } from './support/fixtures';
 import { STAFF_EMAIL } from './support/staff';
 
@@ -15,8 +16,10 @@ test.afterAll(async () => {
   await receiver.close();
 });
 
-async function seriousViolations(page: Page) {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+/** What axe finds serious or critical on the page, or only within `include` (a selector). */
+async function seriousViolations(page: Page, include?: string) {
+  const axe = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']);
+  const results = await (include ? axe.include(include) : axe).analyze();
   return results.violations
     .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
     .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
@@ -56,9 +59,32 @@ test('add an endpoint, send a test event, see it delivered, and find a plant\'s 
   const [delivered] = await receiver.waitFor((delivery) => delivery.event.type === 'webhook.test');
   expect(receiver.rejected).toEqual([]);
   await expect(row).toContainText(delivered.id);
-  // A reload shows the endpoint, never its secret again.
+
+  // Rotating the secret: asked first; the new one is shown once, and the one before still signs.
+  const rotate = `Rotate secret of ${receiver.url}`;
+  await endpoint.getByRole('button', { name: rotate }).click();
+  const confirm = endpoint.getByRole('group', { name: `Confirm: ${rotate}` });
+  await expect(confirm).toContainText('the current one signs each delivery beside it');
+  await confirm.getByRole('button', { name: 'Yes, rotate' }).click();
+  const rotated = endpoint.getByRole('status').filter({ hasText: `New signing secret for ${receiver.url}.` });
+  await expect(rotated).toContainText('it will not be shown again');
+  await expect(rotated).toContainText(/Until \d{4}-\d\d-\d\d \d\d:\d\d UTC, each delivery is signed with the previous secret too/);
+  const newSecret = (await rotated.getByLabel('New signing secret').textContent())!;
+  expect(newSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+  expect(newSecret).not.toBe(secret);
+  await expect(endpoint).toContainText(/previous secret signs until \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+  expect(await seriousViolations(page, '.new-secret')).toEqual([]);
+  // The receiver still holds the first secret: the next test event verifies with it, and with the new one.
+  await endpoint.getByRole('button', { name: `Send test event to ${receiver.url}` }).click();
+  const [, afterRotation] = await receiver.waitFor((delivery) => delivery.event.type === 'webhook.test', { count: 2 });
+  expect(receiver.rejected).toEqual([]);
+  expect([verifiesWith(afterRotation, secret), verifiesWith(afterRotation, newSecret)]).toEqual([true, true]);
+  receiver.setSecret(newSecret);
+
+  // A reload shows the endpoint, never a secret again.
   await page.reload();
   expect(await page.content()).not.toContain(secret);
+  expect(await page.content()).not.toContain(newSecret);
 
   // A plant added on the form goes out as plant.created, and has a history.
   const id = uniqueId();

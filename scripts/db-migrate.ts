@@ -1,10 +1,23 @@
-// npm run db:migrate: apply pending migrations to DATABASE_URL (what `prisma migrate deploy` does).
+// npm run db:migrate: apply pending migrations to DATABASE_URL (what `prisma migrate deploy` does),
+// then seal the webhook secrets as npm start does (where a build step migrates, as on Vercel, no
+// start runs), when AUTH_SECRET is at hand.
+import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl } from '../lib/db/url';
+import { databaseEngine, databaseUrl } from '../lib/db/url';
+import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 import { runCli } from './cli';
 
 runCli('usage: npm run db:migrate', async () => {
   const { applied, folded } = await applyMigrations({ databaseUrl: databaseUrl() });
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
   if (folded) process.stdout.write(`folded ${folded} plant names for search\n`);
+  // On SQLite the secret is the file's beside the database (made now if there is none, as the start would).
+  if (databaseEngine() === 'postgresql' && !process.env.AUTH_SECRET?.trim()) {
+    process.stdout.write('webhook secrets: not checked, no AUTH_SECRET here (npm start, or this command with AUTH_SECRET set, encrypts any stored unencrypted)\n');
+    return;
+  }
+  process.env.AUTH_SECRET = resolveAuthSecret().secret;
+  const secrets = sealedReport(await sealStoredSecrets(databaseUrl()));
+  if (secrets.line) process.stdout.write(`${secrets.line}\n`);
+  if (secrets.warning) process.stderr.write(`warning: ${secrets.warning}\n`);
 });

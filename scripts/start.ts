@@ -15,7 +15,8 @@ import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
 import { configuredPublicOrigin } from '../lib/http/origin';
 import { metricsEnabled } from '../lib/metrics/config';
 import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
-import { retrySchedule } from '../lib/webhooks/config';
+import { retrySchedule, secretGraceMs } from '../lib/webhooks/config';
+import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 import { proxyTrust } from '../server/forwarded-headers.mjs';
 import { listenPort } from '../server/listen-port.mjs';
 import { bodyTimeoutMs } from '../server/request-limits.mjs';
@@ -37,6 +38,7 @@ async function main() {
   bodyTimeoutMs();
   configuredPublicOrigin();
   retrySchedule();
+  secretGraceMs();
   auditRetentionDays();
   metricsEnabled();
   backupSettings();
@@ -51,6 +53,12 @@ async function main() {
   const auth = resolveAuthSecret();
   if (auth.source === 'generated') say(`generated AUTH_SECRET and kept it in ${auth.file} (set AUTH_SECRET to use your own)`);
   process.env.AUTH_SECRET = auth.secret;
+
+  // Webhook secrets stored as they are (by a version before their encryption, or in a restored
+  // backup of one), or under AUTH_SECRET_PREVIOUS, are sealed under AUTH_SECRET.
+  const secrets = sealedReport(await sealStoredSecrets(databaseUrl()));
+  if (secrets.line) say(secrets.line);
+  if (secrets.warning) process.stderr.write(`[start] warning: ${secrets.warning}\n`);
 
   // server.js listens on PORT (0: any free port, which its `listening` line names) and HOSTNAME
   // (the address to bind; all interfaces unless set), and handles SIGTERM and SIGINT itself. It

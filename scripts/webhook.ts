@@ -1,15 +1,16 @@
-// npm run webhook -- create --url URL [--events plant.created,...] | list | delete ID
+// npm run webhook -- create --url URL [--events plant.created,...] | list | rotate-secret ID | delete ID
 import { parseArgs } from 'node:util';
 import { OPERATOR_COMMAND } from '../lib/audit/context';
 import { db } from '../lib/db/client';
 import { ApiError } from '../lib/errors';
 import { WEBHOOK_EVENT_TYPES } from '../lib/webhooks/event-types';
-import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints } from '../lib/webhooks/endpoints';
+import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from '../lib/webhooks/endpoints';
 import { formatDate, printTable, runCommands, UsageError } from './cli';
 
 const USAGE = `usage:
   npm run webhook -- create --url URL [--events ${WEBHOOK_EVENT_TYPES.join(',')}]
   npm run webhook -- list
+  npm run webhook -- rotate-secret ID   (the secret before still signs for WEBHOOK_SECRET_GRACE, default 24h)
   npm run webhook -- delete ID`;
 
 /** A refusal of the input is a usage error (exit 2); anything else a failure (exit 1). */
@@ -53,16 +54,40 @@ async function list() {
   printTable(['ID', 'URL', 'EVENTS', 'STATUS', 'CREATED (UTC)', 'PENDING', 'FAILED'], rows);
 }
 
-async function remove(args: string[]) {
+/** The one endpoint ID `command` takes. */
+function endpointId(command: string, args: string[]): string {
   const [id, ...rest] = args;
-  if (!id || rest.length > 0) throw new UsageError('delete takes one endpoint ID (see npm run webhook -- list)');
+  if (!id || rest.length > 0) throw new UsageError(`${command} takes one endpoint ID (see npm run webhook -- list)`);
+  return id;
+}
+
+/** An endpoint that does not exist is a failure (exit 1), said in the service's words. */
+async function onEndpoint<T>(work: Promise<T>): Promise<T> {
   try {
-    await deleteWebhookEndpoint(id, OPERATOR_COMMAND);
+    return await work;
   } catch (error) {
     if (error instanceof ApiError && error.kind === 'webhook_not_found') throw new Error(error.message);
     throw error;
   }
+}
+
+async function rotateSecret(args: string[]) {
+  const id = endpointId('rotate-secret', args);
+  const { endpoint, secret, previousSecretSignsUntil } = await onEndpoint(rotateWebhookSecret(id, OPERATOR_COMMAND));
+  process.stdout.write(`Rotated the signing secret of webhook endpoint ${endpoint.id} for ${endpoint.url}.\n`);
+  process.stdout.write(
+    previousSecretSignsUntil
+      ? `Until ${formatDate(previousSecretSignsUntil)} UTC each delivery is signed with the previous secret too, so the receiver can switch in the meantime.\n`
+      : 'The previous secret no longer signs.\n',
+  );
+  process.stdout.write('The new signing secret is below. Copy it now: it will not be shown again.\n');
+  process.stdout.write(`${secret}\n`);
+}
+
+async function remove(args: string[]) {
+  const id = endpointId('delete', args);
+  await onEndpoint(deleteWebhookEndpoint(id, OPERATOR_COMMAND));
   process.stdout.write(`Deleted webhook endpoint ${id}. Deliveries still owed to it are dropped.\n`);
 }
 
-runCommands(USAGE, { create, list, delete: remove });
+runCommands(USAGE, { create, list, 'rotate-secret': rotateSecret, delete: remove });

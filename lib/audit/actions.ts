@@ -11,6 +11,7 @@ export const AUDIT_ACTIONS = [
   'webhook.deleted',
   'webhook.test_sent',
   'webhook.delivery_resent',
+  'webhook.secret_rotated',
   'staff.created',
   'staff.disabled',
   'staff.enabled',

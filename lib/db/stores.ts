@@ -191,7 +191,10 @@ export type ClaimedDelivery = {
   retries: number;
   endpointId: string;
   url: string;
+  /** The endpoint's signing secret, as stored (sealed: lib/webhooks/secret-cipher.ts opens it). */
   secret: string;
+  /** The secret before a rotation, as stored, while it still signs (at the claim's `now`); else null. */
+  previousSecret: string | null;
   messageId: string;
   payload: string;
   /** The event's trace context (OutboxRow), or null. */

@@ -1,8 +1,10 @@
-// The dispatcher's settings: WEBHOOK_RETRY_SCHEDULE, and the fixed limits of an attempt.
+// The webhooks' settings: WEBHOOK_RETRY_SCHEDULE and the fixed limits of an attempt, and
+// WEBHOOK_SECRET_GRACE.
 import 'server-only';
 import { parseDuration } from '../shared/duration';
 
 export const DEFAULT_RETRY_SCHEDULE = '5s,5m,30m,2h,5h,10h,10h';
+export const DEFAULT_SECRET_GRACE = '24h';
 /** An attempt succeeds only on a 2xx answer received within this time. */
 export const ATTEMPT_TIMEOUT_MS = 10_000;
 /** Each retry's delay is randomly lengthened or shortened by up to this share, so retries spread out. */
@@ -22,6 +24,18 @@ export function retrySchedule(text = process.env.WEBHOOK_RETRY_SCHEDULE?.trim() 
     }
     return delayMs;
   });
+}
+
+/**
+ * How long, in ms, an endpoint's secret still signs its deliveries (beside the new one) once it has
+ * been rotated out: WEBHOOK_SECRET_GRACE, a duration (`24h`, `2d`; `0s` for not at all).
+ */
+export function secretGraceMs(text = process.env.WEBHOOK_SECRET_GRACE?.trim() || DEFAULT_SECRET_GRACE): number {
+  const graceMs = parseDuration(text);
+  if (graceMs === null) {
+    throw new Error(`WEBHOOK_SECRET_GRACE must be a duration such as 24h, 2d or 30m (units ms, s, m, h, d; 0s for none), got "${text}"`);
+  }
+  return graceMs;
 }
 
 /** A retry's delay with jitter: within ±RETRY_JITTER of the scheduled one. */

@@ -1,7 +1,8 @@
 // The dispatcher: delivers the outbox's events, at least once, in order per plant per endpoint.
-// Each cycle fans new events out into deliveries, claims the due ones, and attempts each (send.ts);
-// a failed attempt is retried on WEBHOOK_RETRY_SCHEDULE with jitter, and marked failed after the
-// last retry. On Node it runs inside the server process (instrumentation.ts), woken right after a
+// Each cycle fans new events out into deliveries, claims the due ones, and attempts each (send.ts)
+// signed with the endpoint's secrets, which are opened only here (secret-cipher.ts); a failed
+// attempt is retried on WEBHOOK_RETRY_SCHEDULE with jitter, and marked failed after the last
+// retry. On Node it runs inside the server process (instrumentation.ts), woken right after a
 // local commit and polling for the rest (other instances' events, retries that fall due). On
 // Vercel, deliverDue() runs after a response and from the cron route.
 import 'server-only';
@@ -14,6 +15,7 @@ import { engine } from '../db/engine';
 import type { AttemptOutcome, ClaimedDelivery } from '../db/stores';
 import { now as clockNow, currentDate } from '../shared/clock';
 import { recipientsOf } from './recipients';
+import { signingSecrets, UnreadableSecretError } from './secret-cipher';
 import { attemptDelivery, type AttemptResult } from './send';
 
 // Attempts in flight at once, per process.
@@ -57,12 +59,24 @@ export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, sche
   return { status: 'failed', retries: delivery.retries, nextAttemptAt: now, ...recorded };
 }
 
-async function attempt(delivery: ClaimedDelivery): Promise<void> {
-  const result = await attemptDelivery(
-    { url: delivery.url, secret: delivery.secret },
+/** The attempt, unless the endpoint's secret cannot be opened to sign it: then that is its failure, retried like any other. */
+function attemptSigned(delivery: ClaimedDelivery): Promise<AttemptResult> {
+  let secrets: string[];
+  try {
+    secrets = signingSecrets(delivery);
+  } catch (error) {
+    if (!(error instanceof UnreadableSecretError)) throw error;
+    return Promise.resolve({ ok: false, statusCode: null, durationMs: 0, error: error.message });
+  }
+  return attemptDelivery(
+    { url: delivery.url, secrets },
     { id: delivery.messageId, payload: delivery.payload, traceparent: delivery.traceparent },
     { id: delivery.id, endpointId: delivery.endpointId, attempt: delivery.attempts },
   );
+}
+
+async function attempt(delivery: ClaimedDelivery): Promise<void> {
+  const result = await attemptSigned(delivery);
   const outcome = outcomeOf(result, delivery, state.schedule);
   await engine().deliveries.complete(delivery, outcome, currentDate());
   countDeliveryAttempt(outcome.status === 'pending' ? 'retrying' : outcome.status);

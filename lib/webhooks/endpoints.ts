@@ -14,9 +14,20 @@ import { WEBHOOK_EVENT_TYPES, type WebhookEventType } from './event-types';
 import { checkDestination, parseWebhookUrl } from './guard';
 import { insertOutboxRows, testEvent } from './outbox';
 import { newSigningSecret } from './signing';
+import { secretGraceMs } from './config';
+import { isPlainSecret, openSecret, sealSecret, UnreadableSecretError } from './secret-cipher';
+import { currentDate } from '../shared/clock';
 import { deliverSoon } from './wake';
 
-export type WebhookEndpointSummary = { id: string; url: string; events: WebhookEventType[]; enabled: boolean; createdAt: Date };
+export type WebhookEndpointSummary = {
+  id: string;
+  url: string;
+  events: WebhookEventType[];
+  enabled: boolean;
+  createdAt: Date;
+  /** Until when the secret before the latest rotation still signs deliveries beside the new one; null when none does. */
+  previousSecretSignsUntil: Date | null;
+};
 
 export type DeliverySummary = {
   id: string;
@@ -42,10 +53,13 @@ export const NewWebhookEndpoint = z.object({
     .optional(),
 });
 
-const summaryFields = { id: true, url: true, events: true, enabled: true, createdAt: true } as const;
+const summaryFields = { id: true, url: true, events: true, enabled: true, createdAt: true, previousSecret: true, previousSecretExpiresAt: true } as const;
 
-function toSummary(row: { id: string; url: string; events: string; enabled: boolean; createdAt: Date }): WebhookEndpointSummary {
-  return { ...row, events: row.events.split(',') as WebhookEventType[] };
+type SummaryRow = { id: string; url: string; events: string; enabled: boolean; createdAt: Date; previousSecret: string | null; previousSecretExpiresAt: Date | null };
+
+function toSummary({ previousSecret, previousSecretExpiresAt, ...row }: SummaryRow, now = currentDate()): WebhookEndpointSummary {
+  const signsUntil = previousSecret !== null && previousSecretExpiresAt !== null && previousSecretExpiresAt > now ? previousSecretExpiresAt : null;
+  return { ...row, events: row.events.split(',') as WebhookEventType[], previousSecretSignsUntil: signsUntil };
 }
 
 const notFound = (id: string) => new ApiError('webhook_not_found', `No webhook endpoint has id ${id}`);
@@ -70,7 +84,7 @@ export async function createWebhookEndpoint(
   // In the order the events are listed, each once.
   const events = WEBHOOK_EVENT_TYPES.filter((type) => (parsed.events ?? WEBHOOK_EVENT_TYPES).includes(type));
   const secret = newSigningSecret();
-  const data = { id: randomId('wh_'), url: url.href, secret, events: events.join(','), enabled: true, createdAt: new Date() };
+  const data = { id: randomId('wh_'), url: url.href, secret: sealSecret(secret), events: events.join(','), enabled: true, createdAt: new Date() };
   const endpoint = await db().$transaction(async (tx) => {
     const created = await tx.webhookEndpoint.create({ data, select: summaryFields });
     await audit(tx, { action: 'webhook.created', target: { type: 'webhook', id: data.id }, after: { url: data.url, events, enabled: true } }, context);
@@ -81,7 +95,59 @@ export async function createWebhookEndpoint(
 
 export async function listWebhookEndpoints(): Promise<WebhookEndpointSummary[]> {
   const rows = await db().webhookEndpoint.findMany({ orderBy: { createdAt: 'asc' }, select: summaryFields });
-  return rows.map(toSummary);
+  return rows.map((row) => toSummary(row));
+}
+
+// Attempts at a rotation while others of the same endpoint keep overtaking it.
+const ROTATION_ATTEMPTS = 3;
+
+/**
+ * Gives an endpoint a new signing secret, returned here only: show it once. The secret it had keeps
+ * signing each delivery beside the new one until `previousSecretSignsUntil` (WEBHOOK_SECRET_GRACE
+ * from now), so the receiver can switch without a gap. Only the newest two sign: rotating again
+ * within the grace period drops the oldest. A secret that can no longer be opened (sealed under
+ * another AUTH_SECRET) is dropped rather than kept: it could not sign.
+ */
+export async function rotateWebhookSecret(
+  id: string,
+  context: ChangeContext,
+): Promise<{ endpoint: WebhookEndpointSummary; secret: string; previousSecretSignsUntil: Date | null }> {
+  const graceMs = secretGraceMs();
+  const secret = newSigningSecret();
+  for (let attempt = 1; attempt <= ROTATION_ATTEMPTS; attempt++) {
+    const current = await db().webhookEndpoint.findUnique({ where: { id }, select: { secret: true } });
+    if (!current) throw notFound(id);
+    const now = currentDate();
+    const previousSecret = graceMs > 0 ? stillSigning(current.secret) : null;
+    const previousSecretExpiresAt = previousSecret === null ? null : new Date(now.getTime() + graceMs);
+    // Only over the secret read above: a rotation made meanwhile is not undone, this one is made again over it.
+    const endpoint = await db().$transaction(async (tx) => {
+      const { count } = await tx.webhookEndpoint.updateMany({
+        where: { id, secret: current.secret },
+        data: { secret: sealSecret(secret), previousSecret, previousSecretExpiresAt },
+      });
+      if (count === 0) return null;
+      const after = { previousSecretSignsUntil: previousSecretExpiresAt?.toISOString() ?? null };
+      await audit(tx, { action: 'webhook.secret_rotated', target: { type: 'webhook', id }, after }, context);
+      return tx.webhookEndpoint.findUniqueOrThrow({ where: { id }, select: summaryFields });
+    });
+    if (endpoint) {
+      const summary = toSummary(endpoint, now);
+      return { endpoint: summary, secret, previousSecretSignsUntil: summary.previousSecretSignsUntil };
+    }
+  }
+  throw new ApiError('validation_failed', 'The secret of this endpoint is being rotated by someone else right now: reload the page and try again');
+}
+
+/** What of a secret rotated out still signs: the secret, sealed; none when it cannot be opened. */
+function stillSigning(stored: string): string | null {
+  try {
+    openSecret(stored);
+  } catch (error) {
+    if (error instanceof UnreadableSecretError) return null;
+    throw error;
+  }
+  return isPlainSecret(stored) ? sealSecret(stored) : stored;
 }
 
 /** Stops (or resumes) deliveries to an endpoint; what is already owed to it waits while it is disabled. */

@@ -41,11 +41,12 @@ function describe(error: unknown): string {
 }
 
 /**
- * One attempt, in a client span whose parent is the event's `traceparent` (the change's request)
- * when it has one; `delivery` names the attempt in the span.
+ * One attempt, signed with each of the endpoint's `secrets` (newest first), in a client span whose
+ * parent is the event's `traceparent` (the change's request) when it has one; `delivery` names the
+ * attempt in the span.
  */
 export function attemptDelivery(
-  endpoint: { url: string; secret: string },
+  endpoint: { url: string; secrets: readonly string[] },
   message: { id: string; payload: string; traceparent?: string | null },
   delivery: { id?: string; endpointId?: string; attempt?: number } = {},
   at = new Date(),
@@ -82,7 +83,7 @@ function recordOutcome(span: Span, result: AttemptResult): void {
   }
 }
 
-function attempt(endpoint: { url: string; secret: string }, message: { id: string; payload: string }, at: Date, span: Span | undefined): Promise<AttemptResult> {
+function attempt(endpoint: { url: string; secrets: readonly string[] }, message: { id: string; payload: string }, at: Date, span: Span | undefined): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
   const url = new URL(endpoint.url);
@@ -95,7 +96,7 @@ function attempt(endpoint: { url: string; secret: string }, message: { id: strin
     'content-type': 'application/json',
     'content-length': String(body.length),
     'user-agent': USER_AGENT,
-    ...signedHeaders(endpoint.secret, message.id, message.payload, at),
+    ...signedHeaders(endpoint.secrets, message.id, message.payload, at),
     ...(span && { traceparent: traceparentOf(span) }),
   };
   const transport = url.protocol === 'https:' ? https : http;

@@ -29,6 +29,7 @@ const ACTIONS: Record<string, { page: string; access: 'public' | 'staff' | 'admi
   sendTestEventAction: { page: '/webhooks', access: 'admin' },
   deleteEndpointAction: { page: '/webhooks', access: 'admin' },
   resendDeliveryAction: { page: '/webhooks', access: 'admin' },
+  rotateSecretAction: { page: '/webhooks', access: 'admin' },
   checkPasswordLinkAction: { page: '/set-password', access: 'public' },
   setPasswordAction: { page: '/set-password', access: 'public' },
 };

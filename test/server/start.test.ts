@@ -98,6 +98,7 @@ describe('npm start', () => {
     ['AUTH_FAILURES_PER_MINUTE', 'lots', 'AUTH_FAILURES_PER_MINUTE must be a whole number'],
     ['BACKUP_INTERVAL', 'daily', 'BACKUP_INTERVAL must be a duration of at least 1s, such as 24h, 6h or 30m (units ms, s, m, h, d), got "daily"'],
     ['BACKUP_KEEP', '0', 'BACKUP_KEEP must be a whole number of files (1 or more), got "0"'],
+    ['WEBHOOK_SECRET_GRACE', 'a day', 'WEBHOOK_SECRET_GRACE must be a duration such as 24h, 2d or 30m (units ms, s, m, h, d; 0s for none), got "a day"'],
     ['SQLITE_SYNCHRONOUS', 'OFF', 'SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "OFF"'],
     ['PORT', '80x', 'PORT must be a port number from 1 to 65535, or 0 for any free port, got "80x"'],
     ['PORT', '65536', 'PORT must be a port number from 1 to 65535, or 0 for any free port, got "65536"'],

@@ -11,6 +11,8 @@ export type Delivery = {
   body: string;
   /** The body read with exact integers (ids as bigint). */
   event: { type: string; timestamp: string; data: Record<string, unknown> };
+  /** The `webhook-signature` header as it came: one `v1,<signature>` per secret that signed it, space-separated. */
+  signature: string;
   /** The W3C trace context the delivery carried, if any. */
   traceparent: string | undefined;
   receivedAt: number;
@@ -34,6 +36,17 @@ export type Receiver = {
   waitFor(predicate: (delivery: Delivery) => boolean, options?: { count?: number; timeoutMs?: number }): Promise<Delivery[]>;
   close(): Promise<void>;
 };
+
+/** Whether `delivery` verifies with `secret`, as a receiver that holds only that secret would check it. */
+export function verifiesWith(delivery: Delivery, secret: string): boolean {
+  const headers = { 'webhook-id': delivery.id, 'webhook-timestamp': delivery.timestamp, 'webhook-signature': delivery.signature };
+  try {
+    new Webhook(secret).verify(delivery.body, headers, { jsonParse: false });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export async function startReceiver(secret?: string): Promise<Receiver> {
   let verifier = secret ? new Webhook(secret) : undefined;
@@ -73,6 +86,7 @@ export async function startReceiver(secret?: string): Promise<Receiver> {
           timestamp: headers['webhook-timestamp'],
           body,
           event: parseJsonExact(body) as Delivery['event'],
+          signature: headers['webhook-signature'],
           traceparent: typeof request.headers.traceparent === 'string' ? request.headers.traceparent : undefined,
           receivedAt: performance.now(),
         });

@@ -10,7 +10,7 @@ import { clockAt, type ServerClock } from './clock';
 /** The servers' AUTH_SECRET; tests that mint session tokens sign with the same one. */
 export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 
-const standaloneServer = path.resolve('.next/standalone/server.js');
+const thisBuild = path.resolve('.next/standalone');
 // Lets the test move the server's clock (lib/shared/clock.ts); see test/support/clock.ts.
 const clockControl = path.resolve('test/support/clock-control.mjs');
 
@@ -46,6 +46,12 @@ export type ServerOptions = {
   waitFor?: 'healthy' | 'listening';
   /** Another copy of the standalone build to run (default: this checkout's). */
   standaloneDir?: string;
+  /**
+   * What to run: the server alone (`server.js`, the default), or the start steps first, as npm start
+   * and the Docker image run them (`start.mjs`: the settings' check, migrations, AUTH_SECRET, the
+   * stored webhook secrets), then the server in the same process.
+   */
+  entry?: 'server' | 'start';
   /** Flags for node itself, before the script (a benchmark's --cpu-prof, say). */
   nodeFlags?: string[];
   /** How long it may take to answer (default 90 s: a server starting beside the other suites is slow). */
@@ -71,7 +77,7 @@ class PortTakenError extends Error {}
 async function startServerOnce(options: ServerOptions): Promise<RunningServer> {
   const port = options.port ?? (await freePort());
   const url = `http://127.0.0.1:${port}`;
-  const script = options.standaloneDir ? path.join(options.standaloneDir, 'server.js') : standaloneServer;
+  const script = path.join(options.standaloneDir ?? thisBuild, options.entry === 'start' ? 'start.mjs' : 'server.js');
   if (!existsSync(script)) throw new Error('No production build: run `npm run build` first');
   // With the heap cap production runs with (server/heap-limit.mjs), as npm start and the image pass it.
   const child = spawn(process.execPath, [HEAP_LIMIT_FLAG, ...(options.nodeFlags ?? []), '--import', clockControl, script], {

@@ -9,6 +9,7 @@ import {
   createWebhookEndpoint,
   deleteWebhookEndpoint,
   resendDelivery,
+  rotateWebhookSecret,
   sendTestEvent,
   setWebhookEndpointEnabled,
 } from '@/lib/webhooks/endpoints';
@@ -19,6 +20,9 @@ export type CreateEndpointState =
   | { kind: 'error'; message: string };
 
 export type ActionOutcome = { ok: boolean; message?: string };
+
+/** A rotation: the new secret, shown once, and until when the one before still signs (ISO; null: it no longer does). */
+export type RotateSecretOutcome = { ok: true; secret: string; previousSecretSignsUntil: string | null } | { ok: false; message: string };
 
 // The URL's rules are the service's (an ApiError, whose message is shown).
 const NewEndpoint = z.object({
@@ -87,5 +91,17 @@ export const resendDeliveryAction = serverAction({
   async run([id], { context }) {
     await resendDelivery(id, context);
     return changed();
+  },
+});
+
+export const rotateSecretAction = serverAction({
+  name: 'rotateSecret',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: (message): RotateSecretOutcome => ({ ok: false, message }),
+  async run([id], { context }): Promise<RotateSecretOutcome> {
+    const { secret, previousSecretSignsUntil } = await rotateWebhookSecret(id, context);
+    revalidatePath('/webhooks');
+    return { ok: true, secret, previousSecretSignsUntil: previousSecretSignsUntil?.toISOString() ?? null };
   },
 });

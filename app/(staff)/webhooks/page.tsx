@@ -18,6 +18,7 @@ export default async function WebhooksPage() {
       events: endpoint.events,
       enabled: endpoint.enabled,
       createdAt: endpoint.createdAt.toISOString(),
+      previousSecretSignsUntil: endpoint.previousSecretSignsUntil?.toISOString() ?? null,
       deliveries: (await recentDeliveries(endpoint.id, RECENT_DELIVERIES)).map((delivery) => ({
         id: delivery.id,
         eventType: delivery.eventType,

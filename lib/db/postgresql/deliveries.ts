@@ -64,7 +64,9 @@ export const postgresqlDeliveries: DeliveryStore = {
       SET "status" = 'delivering', "leaseUntil" = ${leaseUntil}, "attempts" = d."attempts" + 1, "lastAttemptAt" = ${now}
       FROM due, "WebhookEndpoint" ep, "WebhookEvent" ev
       WHERE d."id" = due."id" AND ep."id" = d."endpointId" AND ev."seq" = d."eventSeq"
-      RETURNING d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret", ev."id" AS "messageId", ev."payload", ev."traceparent"`;
+      RETURNING d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret",
+        CASE WHEN ep."previousSecretExpiresAt" > ${now} THEN ep."previousSecret" END AS "previousSecret",
+        ev."id" AS "messageId", ev."payload", ev."traceparent"`;
     return rows;
   },
 

@@ -24,9 +24,12 @@ const MARK_FANNED = `UPDATE "WebhookEvent" SET "fannedOut" = 1 WHERE "seq" = ?`;
 
 // Due deliveries in the order they became due (the index on status and nextAttemptAt), skipping any
 // whose plant still has an earlier delivery open to the same endpoint: each plant's events reach an
-// endpoint in order. A failed earlier delivery no longer holds the later ones back.
+// endpoint in order. A failed earlier delivery no longer holds the later ones back. The endpoint's
+// secret before a rotation comes with them only while it still signs.
 const DUE = `
-  SELECT d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret", ev."id" AS "messageId", ev."payload", ev."traceparent"
+  SELECT d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret",
+    CASE WHEN ep."previousSecretExpiresAt" > ? THEN ep."previousSecret" END AS "previousSecret",
+    ev."id" AS "messageId", ev."payload", ev."traceparent"
   FROM "WebhookDelivery" d
   JOIN "WebhookEndpoint" ep ON ep."id" = d."endpointId"
   JOIN "WebhookEvent" ev ON ev."seq" = d."eventSeq"
@@ -69,7 +72,7 @@ export const sqliteDeliveries: DeliveryStore = {
   claim({ limit, now, leaseUntil }) {
     return inTransaction(() => {
       const at = toSqliteTime(now);
-      const rows = prepared<[string, number], ClaimRow>(DUE).all(at, limit);
+      const rows = prepared<[string, string, number], ClaimRow>(DUE).all(at, at, limit);
       const take = prepared<[string, string, string]>(TAKE);
       const lease = toSqliteTime(leaseUntil);
       return rows.map((row) => {

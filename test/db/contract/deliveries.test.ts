@@ -101,13 +101,24 @@ describe('claims', () => {
     const claimed = await claim(1, at(base, 6));
     const [event] = await db().webhookEvent.findMany({ where: { plantId: 10n } });
     expect(claimed).toEqual([
-      { id: expect.stringMatching(/^dlv_/), attempts: 1, retries: 0, endpointId: live, url: 'https://192.0.2.' + live.slice('wh_contract'.length) + '/hooks', secret: expect.stringMatching(/^whsec_/), messageId: event.id, payload: event.payload, traceparent: null },
+      { id: expect.stringMatching(/^dlv_/), attempts: 1, retries: 0, endpointId: live, url: 'https://192.0.2.' + live.slice('wh_contract'.length) + '/hooks', secret: expect.stringMatching(/^whsec_/), previousSecret: null, messageId: event.id, payload: event.payload, traceparent: null },
     ]);
     const row = await db().webhookDelivery.findUniqueOrThrow({ where: { id: claimed[0].id } });
     expect(row).toMatchObject({ status: 'delivering', attempts: 1, leaseUntil: at(base, 66), lastAttemptAt: at(base, 6) });
     // The next due one to the live endpoint, and nothing of the paused one's.
     expect((await claim(10, at(base, 6))).map((delivery) => delivery.endpointId)).toEqual([live, live]);
     expect(await claim(10, at(base, 6))).toEqual([]);
+  });
+
+  it("carry the endpoint's secret before a rotation only while it still signs, by the claim's `now`", async () => {
+    const id = await endpoint();
+    await db().webhookEndpoint.update({ where: { id }, data: { previousSecret: 'v1:before', previousSecretExpiresAt: at(base, 10) } });
+    await events([created(30n, at(base, 1)), created(31n, at(base, 2))]);
+    await fanOut(10, at(base, 3));
+    const [during] = await claim(1, at(base, 9));
+    expect(during).toMatchObject({ endpointId: id, secret: `whsec_contract${id.slice('wh_contract'.length)}`, previousSecret: 'v1:before' });
+    const [after] = await claim(1, at(base, 10));
+    expect(after).toMatchObject({ endpointId: id, previousSecret: null });
   });
 
   it("never take a plant's delivery while an earlier one of the same plant to the same endpoint is open", async () => {

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "WebhookEndpoint" ADD COLUMN "previousSecret" TEXT;
+ALTER TABLE "WebhookEndpoint" ADD COLUMN "previousSecretExpiresAt" DATETIME;
