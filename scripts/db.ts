@@ -40,6 +40,7 @@ const CARRIED_KINDS: [keyof CarriedAccess, string][] = [
   ['passwordsReplaced', 'passwords changed, set or reset'],
   ['passwordLinksEnded', 'set-password links used or replaced'],
   ['webhooksDisabled', 'webhook endpoints disabled or deleted'],
+  ['webhookSecretsReplaced', 'webhook signing secrets rotated'],
 ];
 
 async function restore(args: string[]) {

@@ -317,6 +317,8 @@ export type CarriedAccess = {
   passwordLinksEnded: string[];
   /** Webhook endpoints disabled, or deleted, in the replaced database. */
   webhooksDisabled: string[];
+  /** Webhook endpoints whose signing secrets differ (rotated): the replaced database's are kept. */
+  webhookSecretsReplaced: string[];
 };
 
 export type MaintenanceStore = {

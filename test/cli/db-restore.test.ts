@@ -11,7 +11,7 @@ import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { changePassword, disableAccount, endSessions, resetPassword, setAccountRole } from '../../lib/auth/accounts/changes';
 import { setPasswordWithLink } from '../../lib/auth/passwords/links';
 import { createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens';
-import { createWebhookEndpoint, deleteWebhookEndpoint, setWebhookEndpointEnabled } from '../../lib/webhooks/endpoints';
+import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '../../lib/webhooks/endpoints';
 import { browser, newAccount, signIn, type TestAccount } from '../support/accounts';
 import { request } from '../support/api';
 import { dbCommand as db } from '../support/cli';
@@ -65,9 +65,11 @@ if (testEngine() === 'postgresql') {
     const cookies = {} as Record<'admin' | 'demoted' | 'disabled' | 'everywhere', string>;
     const tokens = {} as Record<'revoked' | 'kept' | 'ofDisabled', string>;
     const links = {} as Record<'used' | 'replaced', string>;
-    const endpoints = {} as Record<'disabled' | 'deleted' | 'kept', string>;
+    const endpoints = {} as Record<'disabled' | 'deleted' | 'kept' | 'rotated', string>;
+    // The rotated endpoint's signing secrets as the replaced database held them (sealed).
+    let rotatedSecrets: unknown[];
 
-    test('carries over every revocation, disable, session end, role, password, link and webhook ended after the backup, and says so', async ({
+    test('carries over every revocation, disable, session end, role, password, link, webhook and webhook secret ended after the backup, and says so', async ({
       ownDatabase,
       startFileServer,
       fileTempDir,
@@ -81,7 +83,7 @@ if (testEngine() === 'postgresql') {
         tokens.ofDisabled = (await createApiToken({ name: 'of-the-disabled', createdById: accounts.disabled.id }, OPERATOR_COMMAND)).token;
         links.used = await resetPassword(accounts.linkUsed.id, OPERATOR_COMMAND);
         links.replaced = await resetPassword(accounts.linkReplaced.id, OPERATOR_COMMAND);
-        for (const name of ['disabled', 'deleted', 'kept'] as const) {
+        for (const name of ['disabled', 'deleted', 'kept', 'rotated'] as const) {
           endpoints[name] = (await createWebhookEndpoint({ url: `https://93.184.215.14/${name}`, events: ['plant.deleted'] }, OPERATOR_COMMAND)).endpoint.id;
         }
       });
@@ -105,7 +107,9 @@ if (testEngine() === 'postgresql') {
         await resetPassword(accounts.linkReplaced.id, OPERATOR_COMMAND);
         await setWebhookEndpointEnabled(endpoints.disabled, false, OPERATOR_COMMAND);
         await deleteWebhookEndpoint(endpoints.deleted, OPERATOR_COMMAND);
+        await rotateWebhookSecret(endpoints.rotated, OPERATOR_COMMAND);
       });
+      rotatedSecrets = await database.execute(`SELECT "secret", "previousSecret" FROM "WebhookEndpoint" WHERE "id" = '${endpoints.rotated}'`);
       expect((await bearer(server, tokens.revoked)).status).toBe(401);
       await server.stop();
 
@@ -122,6 +126,7 @@ if (testEngine() === 'postgresql') {
           '  passwords changed, set or reset: 2',
           '  set-password links used or replaced: 2',
           '  webhook endpoints disabled or deleted: 2',
+          '  webhook signing secrets rotated: 1',
         ].join('\n'),
       );
     });
@@ -155,7 +160,10 @@ if (testEngine() === 'postgresql') {
         [endpoints.disabled]: 0n,
         [endpoints.deleted]: 0n,
         [endpoints.kept]: 1n,
+        [endpoints.rotated]: 1n,
       });
+      // The endpoint whose secret was rotated signs with the secrets it had then, not the backup's.
+      expect(await database.execute(`SELECT "secret", "previousSecret" FROM "WebhookEndpoint" WHERE "id" = '${endpoints.rotated}'`)).toEqual(rotatedSecrets);
     });
 
     test('records the restore and what it carried in the audit trail', async () => {

@@ -13,7 +13,9 @@
 //   - a set-password link used in the replaced database is used; one that is gone from it (replaced
 //     by a newer link, or ended by a disable) is deleted;
 //   - a webhook endpoint disabled in the replaced database, or deleted from it (its audit trail
-//     says so), is disabled: it would otherwise receive the store's changes again.
+//     says so), is disabled: it would otherwise receive the store's changes again;
+//   - where an endpoint's signing secrets differ, they are the replaced database's, as passwords
+//     are: a secret rotated out (perhaps because it leaked) must not sign again.
 // Access granted after the backup is not carried (a restore goes back to the backup's grants), and
 // a row the replaced database does not have is left as the backup has it: the store never deletes
 // accounts or tokens, so such a row means the replaced database is another store's (a new one on a
@@ -23,6 +25,10 @@ import type Database from 'better-sqlite3';
 import type { AuditRow, CarriedAccess } from '../stores';
 import { auditValues, INSERT_AUDIT } from './change-records';
 import { fromSqliteTime } from './connection';
+
+type WebhookSecrets = { secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null };
+
+const WEBHOOK_SECRETS = 'SELECT "id", "secret", "previousSecret", "previousSecretExpiresAt" FROM "WebhookEndpoint"';
 
 type Account = { id: string; role: string; disabledAt: string | null; sessionVersion: number; passwordHash: string | null };
 
@@ -35,6 +41,8 @@ export type EndedAccess = {
   passwordLinks: Map<string, string | null>;
   /** Endpoints: id → enabled. */
   webhooks: Map<string, boolean>;
+  /** Endpoints' signing secrets, as stored (sealed): id → the current, the previous and until when it signs. */
+  webhookSecrets: Map<string, WebhookSecrets>;
   /** Endpoints the audit trail records as deleted. */
   deletedWebhooks: Set<string>;
 };
@@ -51,6 +59,7 @@ export function readEndedAccess(replaced: Database.Database): EndedAccess {
     revokedTokens: new Map(pairs<string>('SELECT "id", "revokedAt" FROM "ApiToken" WHERE "revokedAt" IS NOT NULL')),
     passwordLinks: new Map(pairs<string | null>('SELECT "id", "usedAt" FROM "PasswordLink"')),
     webhooks: new Map(pairs<number>('SELECT "id", "enabled" FROM "WebhookEndpoint"').map(([id, enabled]) => [id, enabled === 1])),
+    webhookSecrets: new Map((replaced.prepare(WEBHOOK_SECRETS).all() as ({ id: string } & WebhookSecrets)[]).map(({ id, ...secrets }) => [id, secrets])),
     deletedWebhooks: new Set(
       (replaced.prepare(`SELECT DISTINCT "targetId" FROM "AuditEvent" WHERE "action" = 'webhook.deleted' AND "targetType" = 'webhook'`).pluck().all() as string[]),
     ),
@@ -69,6 +78,7 @@ export function carryEndedAccess(restored: Database.Database, ended: EndedAccess
     passwordsReplaced: [],
     passwordLinksEnded: [],
     webhooksDisabled: [],
+    webhookSecretsReplaced: [],
   };
 
   const revoke = restored.prepare('UPDATE "ApiToken" SET "revokedAt" = ? WHERE "id" = ?');
@@ -129,6 +139,14 @@ export function carryEndedAccess(restored: Database.Database, ended: EndedAccess
       disable.run(id);
       carried.webhooksDisabled.push(id);
     }
+  }
+
+  const replaceSecrets = restored.prepare('UPDATE "WebhookEndpoint" SET "secret" = ?, "previousSecret" = ?, "previousSecretExpiresAt" = ? WHERE "id" = ?');
+  for (const { id, ...secrets } of restored.prepare(WEBHOOK_SECRETS).all() as ({ id: string } & WebhookSecrets)[]) {
+    const replaced = ended.webhookSecrets.get(id);
+    if (!replaced || (replaced.secret === secrets.secret && replaced.previousSecret === secrets.previousSecret)) continue;
+    replaceSecrets.run(replaced.secret, replaced.previousSecret, replaced.previousSecretExpiresAt, id);
+    carried.webhookSecretsReplaced.push(id);
   }
   return carried;
 }
