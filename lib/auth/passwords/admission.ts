@@ -11,7 +11,7 @@
 // The limits live in each process's memory; each instance admits its own share.
 import 'server-only';
 import { availableParallelism } from 'node:os';
-import { addressWindows, secondsLeftIn } from '../../shared/address-windows';
+import { addressWindows, limitReached } from '../../shared/address-windows';
 import { UNKNOWN_ADDRESS } from '../../shared/client-address';
 import { ApiError } from '../../errors';
 import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared/rate-limit-config';
@@ -40,14 +40,7 @@ export function admitPasswordAttempt(address: string | undefined, now = clockNow
   const limit = passwordAttemptsPerMinute();
   if (limit === 0) return UNCOUNTED;
   const window = attempts.of(address ?? UNKNOWN_ADDRESS, now);
-  if (window.count >= limit) {
-    const retryAfter = secondsLeftIn(window, now);
-    throw new ApiError(
-      'too_many_password_attempts',
-      `Too many password attempts from this address: ${limit} a minute are allowed; retry in ${retryAfter} s`,
-      { 'Retry-After': String(retryAfter) },
-    );
-  }
+  if (window.count >= limit) throw limitReached('too_many_password_attempts', 'password attempts', limit, window, now);
   window.count++;
   let given = false;
   return {
