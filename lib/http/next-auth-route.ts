@@ -7,8 +7,9 @@
 // anything is read, the path and method must be one of next-auth's endpoints as this app uses them
 // (lib/auth/sessions/next-auth-endpoints.ts; else 404 or 405), and a sign-in is admitted: each
 // client address has an allowance of password attempts a minute (lib/auth/passwords/admission.ts),
-// past which the answer is a 429 with Retry-After; one that finds the global cap on password
-// hashing full is a 503 with Retry-After.
+// past which the answer is a 429 with Retry-After (the production server gives the same answer
+// before Next's router once the allowance is spent: lib/http/sign-in-door.ts); one that finds the
+// global cap on password hashing full is a 503 with Retry-After.
 import 'server-only';
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';

@@ -38,6 +38,11 @@ export function limitReached(kind: ErrorKind, what: string, limit: number, windo
 export function addressWindows(name: string) {
   const windows = processWide(`address-windows:${name}`, () => new Map<string, AddressWindow>());
   return {
+    /** The current window of `address`'s bucket, if it has one: nothing is made. */
+    current(address: string, now: number): AddressWindow | undefined {
+      const current = windows.get(addressBucket(address));
+      return current && current.start === now - (now % WINDOW_MS) ? current : undefined;
+    },
     /** The current window of `address`'s bucket, made on first use. */
     of(address: string, now: number): AddressWindow {
       const bucket = addressBucket(address);

@@ -7,11 +7,11 @@
 import { describe, expect } from 'vitest';
 import { expectError, request } from '../support/api';
 import { withClocksStopped } from '../support/clock';
-import type { TestDatabase } from '../support/database';
+import { tokenIn, type TestDatabase } from '../support/database';
 import { withServerEnv } from '../support/fixtures';
 import type { RunningServer } from '../support/server';
 import { headerValue, rawAnswer, rawExchange, requestBytes, type RawResponse } from '../support/raw-socket';
-import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, signInOn, throttledBurst, userIn } from '../support/sign-in';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusedAttemptsOn, refusalOf, signInOn, throttledBurst, userIn } from '../support/sign-in';
 
 const PASSWORD = 'a long limits passphrase';
 
@@ -211,10 +211,11 @@ const ALLOWANCE = 3;
 
 describe('every spelling of the sign-in path, once the address has spent its allowance', () => {
   test.for([
-    ['on the production server', {}],
-    ["through Next's router alone (API_DIRECT_ROUTES=off: as on Vercel)", { API_DIRECT_ROUTES: 'off' }],
+    ["at the production server's door", {}],
+    ['in the route alone (API_DIRECT_ROUTES=off: as on Vercel)', { API_DIRECT_ROUTES: 'off' }],
   ] as const)('is refused, %s, or is no endpoint at all: none checks a password', async ([, env], { ownDatabase, startOwnServer }) => {
     const server = await startOwnServer({ database: ownDatabase, env: { PASSWORD_ATTEMPTS_PER_MINUTE: String(ALLOWANCE), ...env } });
+    const scraper = (await tokenIn(ownDatabase.url, 'refusals', ['metrics:read'])).token;
     const csrf = await csrfOn(server);
     const tag = Date.now();
     const attempt = (target: string, email: string) => {
@@ -225,8 +226,10 @@ describe('every spelling of the sign-in path, once the address has spent its all
     // The server's clock stands still: the allowance, once spent, stays spent.
     await withClocksStopped([server.clock], async () => {
       for (let index = 0; index < ALLOWANCE; index++) expect((await attempt('/api/auth/callback/credentials', `spend-${index}-${tag}@example.com`)).status).toBe(401);
+      const before = await refusedAttemptsOn(server, scraper);
       const checked: string[] = [];
       const statuses: string[] = [];
+      let refused = 0;
       for (const [index, [target, expected]] of SPELLINGS.entries()) {
         const email = `spelled-${index}-${tag}@example.com`;
         let answer: RawResponse = await attempt(target, email);
@@ -236,6 +239,7 @@ describe('every spelling of the sign-in path, once the address has spent its all
         if (server.output().includes(email)) checked.push(`${target}: ${answer.status}`);
         statuses.push(`${target}: ${answer.status}${answer.status === expected ? '' : ` (${answer.text.slice(0, 100)})`}`);
         if (answer.status === 429) {
+          refused++;
           expect(answer.json, target).toMatchObject({ error: 42903 });
           expect(Number(headerValue(answer, 'retry-after')), target).toBeGreaterThan(0);
           expect(headerValue(answer, 'cache-control'), target).toBe('no-store');
@@ -246,6 +250,11 @@ describe('every spelling of the sign-in path, once the address has spent its all
       }
       expect(checked, 'spellings that checked a password').toEqual([]);
       expect(statuses).toEqual(SPELLINGS.map(([target, expected]) => `${target}: ${expected}`));
+      const after = await refusedAttemptsOn(server, scraper);
+      // Every refusal of a spelled sign-in was counted where it was made: at the door, before
+      // Next's router, when the production server has its direct path; else in the route.
+      const atTheDoor = !('API_DIRECT_ROUTES' in env);
+      expect({ door: after.door - before.door, handler: after.handler - before.handler }).toEqual(atTheDoor ? { door: refused, handler: 0 } : { door: 0, handler: refused });
     });
     // The spelling that checked a password before: within a fresh allowance, it is still no endpoint.
     await server.clock.advance(60_000);

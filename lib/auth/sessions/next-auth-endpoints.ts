@@ -6,7 +6,8 @@
 // its action and, where next-auth reads one, its provider, and nothing more: whatever else is
 // sent to /api/auth/ is refused before next-auth runs and before its body is read (404, or 405
 // with Allow for a method the endpoint does not take). The sign-in route decides with this table
-// (lib/http/next-auth-route.ts).
+// (lib/http/next-auth-route.ts), and so does the server's door for a password attempt
+// (lib/http/sign-in-door.ts), so the two cannot disagree on what a password attempt is.
 import { ApiError } from '../../errors';
 
 /** The Credentials provider's id: the second segment of its callback, /api/auth/callback/credentials. */
