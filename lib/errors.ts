@@ -54,6 +54,11 @@ export const ERROR_CATALOGUE = {
   webhook_not_found: { code: 40402, status: 404, meaning: 'No webhook endpoint has that id.' },
   backup_not_found: { code: 40404, status: 404, meaning: 'No backup of that name is in BACKUP_DIR.' },
   delivery_not_found: { code: 40403, status: 404, meaning: 'No webhook delivery has that id, or it cannot be resent (only failed ones can).' },
+  auth_endpoint_not_found: {
+    code: 40405,
+    status: 404,
+    meaning: "No sign-in endpoint at that path: under /api/auth/ only next-auth's own endpoints answer, each exactly as spelled.",
+  },
   method_not_allowed: { code: 40501, status: 405, meaning: 'The path does not support that method; see `Allow`.' },
   request_timeout: {
     code: 40801,

@@ -4,11 +4,15 @@
 // need none of it: they take a Request and return a Response, with no cookies(), headers() or
 // after(). Anything this file is not sure to answer exactly as Next would goes to Next instead:
 // other paths, HEAD and OPTIONS (which Next derives), trailing slashes, escaped or dot segments.
+// One answer more is given here for a route it does not serve: the sign-in route's refusal of a
+// password attempt whose address has spent its allowance (lib/http/sign-in-door.ts), so that a
+// burst of refused sign-ins costs no work in Next's router.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { ApiError, ERROR_CATALOGUE, INTERNAL_ERROR_MESSAGE } from '../lib/errors.ts';
 import { apiErrorResponse } from '../lib/http/respond.ts';
+import { refusalAtTheDoor } from '../lib/http/sign-in-door.ts';
 import { log } from '../lib/log.ts';
 import { inRequestSpan } from '../lib/tracing/spans.ts';
 import { checkBuild } from './build-check.mjs';
@@ -18,6 +22,8 @@ import { nextCompression, routeHandlersOf } from './next-internals.mjs';
 // Methods Next answers itself from the handler's others.
 const DERIVED_METHODS = new Set(['HEAD', 'OPTIONS']);
 const INTERNAL_ERROR = JSON.stringify({ error: ERROR_CATALOGUE.internal.code, message: INTERNAL_ERROR_MESSAGE });
+// The sign-in route, as Next names it (the door's span and answer are the route's).
+const SIGN_IN_PAGE = '/api/auth/[...nextauth]';
 
 /** next.config.js `headers()` without conditions, as the build recorded them (build-check.mjs refuses conditional ones on a direct path). */
 function configuredHeaders(distDir) {
@@ -173,6 +179,12 @@ export async function createDirectRoutes(dir, { origin }) {
   }
 
   function serve(request, response) {
+    const refusal = refusalAtTheDoor(request.method, request.url, request.headers['x-forwarded-for']);
+    if (refusal) {
+      const pathname = request.url.split('?', 1)[0];
+      inRequestSpan(request, response, SIGN_IN_PAGE, () => respond(request, response, pathname, refusal).catch((error) => fail(response, error)));
+      return true;
+    }
     const found = match(request);
     if (!found) return false;
     // Next's router makes each request's server span; here it is made as Next would make it for the

@@ -15,7 +15,7 @@ import 'server-only';
 import { authenticate, bearerToken, type Principal } from '../auth/tokens/bearer';
 import { hashApiToken, isWellFormedApiToken } from '../auth/tokens/format';
 import { processWide } from '../process-wide';
-import { addressWindows, secondsLeftIn, type AddressWindow } from '../shared/address-windows';
+import { addressWindows, limitReached, type AddressWindow } from '../shared/address-windows';
 import { clientAddress } from '../shared/client-address';
 import { ApiError } from '../errors';
 import { authFailuresPerMinute } from '../shared/rate-limit-config';
@@ -28,14 +28,7 @@ const MAX_KNOWN_VALID = 10_000;
 const failures = addressWindows('bearer-failures');
 const state = processWide('auth-failure-limit', () => ({ knownValid: new Map<string, number>() }));
 
-function tooMany(limit: number, window: AddressWindow, now: number): ApiError {
-  const retryAfter = secondsLeftIn(window, now);
-  return new ApiError(
-    'too_many_failed_authentications',
-    `Too many failed authentications from this address: ${limit} a minute are allowed; retry in ${retryAfter} s`,
-    { 'Retry-After': String(retryAfter) },
-  );
-}
+const tooMany = (limit: number, window: AddressWindow, now: number) => limitReached('too_many_failed_authentications', 'failed authentications', limit, window, now);
 
 function isKnownValid(hash: string, now: number): boolean {
   const until = state.knownValid.get(hash);

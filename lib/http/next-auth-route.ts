@@ -3,10 +3,13 @@
 // and 1.7 GB), takes its origin from X-Forwarded-Host, and answers a callbackUrl it cannot parse
 // with a 500. Its other entry, the one pages/api routes use, takes plain objects; through it, the
 // body is read within a small limit, every callbackUrl is a path on this site, the origin is the
-// configured one, and the answer names no origin a client chose and is never cached. A sign-in is
-// admitted before next-auth runs: each client address has an allowance of password attempts a
-// minute (lib/auth/passwords/admission.ts), past which the answer is a 429 with Retry-After; one
-// that finds the global cap on password hashing full is a 503 with Retry-After.
+// configured one, and the answer names no origin a client chose and is never cached. Before
+// anything is read, the path and method must be one of next-auth's endpoints as this app uses them
+// (lib/auth/sessions/next-auth-endpoints.ts; else 404 or 405), and a sign-in is admitted: each
+// client address has an allowance of password attempts a minute (lib/auth/passwords/admission.ts),
+// past which the answer is a 429 with Retry-After (the production server gives the same answer
+// before Next's router once the allowance is spent: lib/http/sign-in-door.ts); one that finds the
+// global cap on password hashing full is a 503 with Retry-After.
 import 'server-only';
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';
@@ -15,9 +18,11 @@ import { clientAddress } from '../shared/client-address';
 import { ApiError } from '../errors';
 import { publicOrigin } from './origin';
 import { errorResponse } from './error-response';
+import { uncached } from './respond';
 import { log } from '../log';
 import { authOptions } from '../auth/sessions/next-auth';
 import { admitPasswordAttempt, PasswordHashingBusyError } from '../auth/passwords/admission';
+import { nextAuthRequest } from '../auth/sessions/next-auth-endpoints';
 import { returnPathOn } from '../auth/sessions/return-path';
 import { isCallbackUrlCookie } from '../auth/sessions/server-session';
 import { busySecondsOf } from '../auth/sessions/sign-in-refusal';
@@ -30,21 +35,19 @@ export const AUTH_BODY_LIMIT_BYTES = 8 * 1024;
 // address it used, so nothing a client sent in Host can come back as an absolute URL.
 const UNNAMED_ORIGIN = 'http://plant-store.invalid';
 
-// Clients may post to next-auth's `_log` to have lines written to the server's error log; this
-// app's pages never do, and nobody else should.
-const DROPPED_ACTIONS = new Set(['_log']);
-
 type RouteContext = { params: Promise<{ nextauth?: string[] }> };
 type Fields = Record<string, unknown>;
 
 export async function handleAuthRequest(request: Request, context: RouteContext): Promise<Response> {
   try {
     const segments = (await context.params).nextauth ?? [];
-    if (DROPPED_ACTIONS.has(segments[0] ?? '')) return uncached(new Response(null, { status: 204 }));
+    const { passwordAttempt, dropped } = nextAuthRequest(request.method, segments);
+    // Clients may post to next-auth's `_log` to have lines written to the server's error log; this
+    // app's pages never do, and nobody else should.
+    if (dropped) return uncached(new Response(null, { status: 204 }));
+    const attempt = passwordAttempt ? admitPasswordAttempt(clientAddress(request)) : null;
     const origin = publicOrigin(request) ?? UNNAMED_ORIGIN;
     const body = request.method === 'POST' ? await readAuthBody(request) : undefined;
-    const signingIn = request.method === 'POST' && segments.join('/') === 'callback/credentials';
-    const attempt = signingIn ? admitPasswordAttempt(clientAddress(request)) : null;
     const query: Fields = Object.fromEntries(new URL(request.url).searchParams);
     const { cookies: jar } = new NextRequest(request.url, { headers: request.headers });
     const cookies = Object.fromEntries(jar.getAll().map((cookie) => [cookie.name, cookie.value]));
@@ -89,11 +92,6 @@ async function readAuthBody(request: Request): Promise<Fields | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function uncached(response: Response): Response {
-  if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
-  return response;
 }
 
 /** The response object next-auth's pages/api entry writes to, collected into a web Response. */

@@ -18,3 +18,9 @@ export function noContent(headers?: HeadersInit): Response {
 export function apiErrorResponse(error: ApiError): Response {
   return json({ error: error.code, message: error.message }, { status: error.status, headers: error.headers });
 }
+
+/** `response`, marked never to be cached unless it says otherwise (every answer on /api/auth/*). */
+export function uncached(response: Response): Response {
+  if (!response.headers.has('cache-control')) response.headers.set('cache-control', 'no-store');
+  return response;
+}

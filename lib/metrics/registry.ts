@@ -36,6 +36,9 @@ export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 export const BACKUP_OUTCOMES = ['success', 'failure'] as const;
 export type BackupOutcome = (typeof BACKUP_OUTCOMES)[number];
 
+/** Where a password attempt past its address's allowance was refused: at the server's door, before Next's router, or in the handler. */
+export const PASSWORD_REFUSAL_PLACES = ['door', 'handler'] as const;
+
 /** Whether a count of what a filter matches was kept from before (lib/plants/counts.ts). */
 export const COUNT_LOOKUP_RESULTS = ['hit', 'miss'] as const;
 
@@ -99,6 +102,12 @@ function createMetrics() {
       labelNames: ['kind'],
       registers,
     }),
+    passwordAttemptsRefused: new Counter({
+      name: 'plant_store_password_attempts_refused_total',
+      help: "Sign-in and set-password attempts refused for the client address's allowance (PASSWORD_ATTEMPTS_PER_MINUTE, 429 42903): by the production server before Next's router (at=door), or in the route or action (at=handler).",
+      labelNames: ['at'],
+      registers,
+    }),
     databaseBusy: new Counter({
       name: 'plant_store_db_busy_total',
       help: 'Requests answered 503 because the database stayed busy (SQLite locked) or did not answer (PostgreSQL unavailable).',
@@ -116,6 +125,7 @@ function createMetrics() {
   for (const kind of AUTH_FAILURE_KINDS) metrics.authFailures.inc({ kind }, 0);
   for (const outcome of BACKUP_OUTCOMES) metrics.backups.inc({ outcome }, 0);
   for (const result of COUNT_LOOKUP_RESULTS) metrics.countLookups.inc({ result }, 0);
+  for (const at of PASSWORD_REFUSAL_PLACES) metrics.passwordAttemptsRefused.inc({ at }, 0);
   return metrics;
 }
 
@@ -144,6 +154,10 @@ export function countRateLimited(): void {
 
 export function countAuthFailure(kind: AuthFailureKind): void {
   if (metrics.enabled) metrics.authFailures.inc({ kind });
+}
+
+export function countPasswordAttemptRefused(at: (typeof PASSWORD_REFUSAL_PLACES)[number]): void {
+  if (metrics.enabled) metrics.passwordAttemptsRefused.inc({ at });
 }
 
 export function countDatabaseBusy(): void {

@@ -4,6 +4,7 @@
 // an address gets at most N times a limit. A count is checked and taken in one synchronous step,
 // so a burst cannot all pass the check while the first are still in flight.
 import 'server-only';
+import { ApiError, type ErrorKind } from '../errors';
 import { processWide } from '../process-wide';
 
 export const WINDOW_MS = 60_000;
@@ -25,10 +26,23 @@ export function addressBucket(address: string): string {
 /** The seconds until `window` ends, at least 1: what Retry-After says. */
 export const secondsLeftIn = (window: AddressWindow, now: number) => Math.max(1, Math.ceil((window.start + WINDOW_MS - now) / 1000));
 
+/** The 429 of a limit whose `window` holds its `limit` of `what` (the Error `kind`), with Retry-After. */
+export function limitReached(kind: ErrorKind, what: string, limit: number, window: AddressWindow, now: number): ApiError {
+  const retryAfter = secondsLeftIn(window, now);
+  return new ApiError(kind, `Too many ${what} from this address: ${limit} a minute are allowed; retry in ${retryAfter} s`, {
+    'Retry-After': String(retryAfter),
+  });
+}
+
 /** One limit's windows, by address bucket; `name` keeps each limit's counts apart in the process. */
 export function addressWindows(name: string) {
   const windows = processWide(`address-windows:${name}`, () => new Map<string, AddressWindow>());
   return {
+    /** The current window of `address`'s bucket, if it has one: nothing is made. */
+    current(address: string, now: number): AddressWindow | undefined {
+      const current = windows.get(addressBucket(address));
+      return current && current.start === now - (now % WINDOW_MS) ? current : undefined;
+    },
     /** The current window of `address`'s bucket, made on first use. */
     of(address: string, now: number): AddressWindow {
       const bucket = addressBucket(address);

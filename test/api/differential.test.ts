@@ -14,7 +14,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { plantEtag } from '../../lib/plants/etag';
-import { awayFromWindowEnd } from '../support/clock';
+import { awayFromWindowEnd, startOfWindow } from '../support/clock';
 import { copyTestDatabase, tokenIn, type TestDatabase } from '../support/database';
 import { test as base, type OwnServer, type OwnServerOptions } from '../support/fixtures';
 import {
@@ -31,6 +31,7 @@ import {
 import { generatedRequest, generatedSteps, type GeneratedRequest } from '../support/generated-requests';
 import { bytesOf, chunked, headerValue, rawExchange, type RawExchange, type RawStep } from '../support/raw-socket';
 import type { RunningServer } from '../support/server';
+import { csrfOn } from '../support/sign-in';
 
 // Both servers: limits out of the way of the corpus (the limits' own cases use a third token and
 // a separate pair of servers), short body timeouts so that bodies that never arrive end quickly.
@@ -628,7 +629,7 @@ describe('the limits answer as Next does', () => {
   test.beforeAll(async ({ databases, startFileServer }) => {
     // Both databases are the pair's above (a token of its own keeps the counts apart); these
     // servers only read.
-    pair = await startPair(startFileServer, databases, { ...SERVER_ENV, RATE_LIMIT_PER_MINUTE: '3', AUTH_FAILURES_PER_MINUTE: '2' });
+    pair = await startPair(startFileServer, databases, { ...SERVER_ENV, RATE_LIMIT_PER_MINUTE: '3', AUTH_FAILURES_PER_MINUTE: '2', PASSWORD_ATTEMPTS_PER_MINUTE: '2' });
   }, 60_000);
 
   it.each([
@@ -643,5 +644,49 @@ describe('the limits answer as Next does', () => {
     const last = await differential(stepsOf(one('limit', specs[0])), {}, pair);
     expect(last.viaDirect.responses[0].status).toBe(429);
     expect(last.comparison.viaDirect[0].headers['retry-after']).toMatch(/^\d+$/);
+  });
+
+  it("password attempts, then past the address's allowance: the door refuses each spelling as the route does", async () => {
+    // Both servers share the test secret, so one CSRF pair serves both.
+    const csrf = await csrfOn(pair.direct);
+    const tag = Date.now();
+    const signIn = (target: string, email: string, headers: string[] = []): RequestSpec => ({
+      method: 'POST',
+      target,
+      auth: 'none',
+      headers: [`Cookie: ${csrf.cookie}`, ...headers],
+      contentType: 'application/x-www-form-urlencoded',
+      body: new URLSearchParams({ csrfToken: csrf.token, email: `${email}-${tag}@example.com`, password: 'a made-up password', json: 'true' }).toString(),
+    });
+    const cases: [RequestSpec, number][] = [
+      // Within the allowance of two: checked, and refused as wrong.
+      [signIn('/api/auth/callback/credentials', 'first'), 401],
+      [signIn('/api/auth/callback/credentials', 'second'), 401],
+      // Past it: at the direct server's door, and in the route through Next.
+      [signIn('/api/auth/callback/credentials', 'third'), 429],
+      [signIn('/api/auth/callback/credentials', 'gzip', ['Accept-Encoding: gzip']), 429],
+      [signIn('/api/auth/callback/credentials?callbackUrl=%2Ftokens', 'query'), 429],
+      [signIn('/api/auth/callback/%63redentials', 'escaped'), 429],
+      [signIn('/api/auth/x/../callback/./credentials', 'dotted'), 429],
+      [signIn('http://evil.example/api/auth/callback/credentials', 'absolute'), 429],
+      [{ ...signIn('/api/auth/callback/credentials', 'keep-alive'), headers: [`Cookie: ${csrf.cookie}`, 'Connection: keep-alive'] }, 429],
+      // No endpoint: Next's router and the route on both.
+      [signIn('/api/auth/callback/credentials/x', 'extra'), 404],
+    ];
+    // In one fresh minute of both servers' clocks: the allowance stays spent throughout.
+    await startOfWindow(pair.direct.clock, pair.throughNext.clock);
+    for (const [spec, status] of cases) {
+      const steps = stepsOf(one('sign-in', spec));
+      const { viaNext, viaDirect, comparison, faults } = await differential(steps, {}, pair);
+      expect([...comparison.differences, ...faults], report(comparison, viaNext, viaDirect, steps)).toEqual([]);
+      expect([viaNext.responses[0]?.status, viaDirect.responses[0]?.status], spec.target).toEqual([status, status]);
+      // The direct server's refusals came from its door, not from Next's router: their Vary does not name the router's headers.
+      expect(comparison.deliberate[0].includes(DELIBERATE_DIFFERENCES.vary), spec.target).toBe(status === 429);
+    }
+    // And pipelined behind one another on one connection, with a read after them.
+    const steps = stepsOf(pipelined('sign-ins, pipelined', [signIn('/api/auth/callback/credentials', 'pipelined-1'), signIn('/api/auth/callback/credentials', 'pipelined-2'), { target: '/plants/1', auth: 'limited' }]));
+    const { viaNext, viaDirect, comparison, faults } = await differential(steps, {}, pair);
+    expect([...comparison.differences, ...faults], report(comparison, viaNext, viaDirect, steps)).toEqual([]);
+    expect(viaDirect.responses.map((response) => response.status).slice(0, 2)).toEqual([429, 429]);
   });
 });

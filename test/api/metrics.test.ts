@@ -24,6 +24,7 @@ const FAMILIES = [
   'plant_store_webhook_delivery_attempts_total counter',
   'plant_store_rate_limited_total counter',
   'plant_store_auth_failures_total counter',
+  'plant_store_password_attempts_refused_total counter',
   'plant_store_db_busy_total counter',
   'plant_store_backups_total counter',
   'plant_store_last_backup_timestamp_seconds gauge',

@@ -1,15 +1,17 @@
 // The sign-in surface under abuse, on a production server of its own (so its log and its
 // throttle rows are this file's alone): parallel guesses against the throttle, oversized input,
-// and the log lines sign-in writes. Password checks are counted from those log lines: each check
-// writes "sign-in failed" or "sign-in succeeded". The throttle's store (its claims, expired rows
+// every spelling of the sign-in's path once an address has spent its allowance, and the log lines
+// sign-in writes. Password checks are counted from those log lines: each check writes "sign-in
+// failed" or "sign-in succeeded". The throttle's store (its claims, expired rows
 // purged) is held to its contract in test/db/contract/auth-stores.test.ts.
 import { describe, expect } from 'vitest';
 import { expectError, request } from '../support/api';
-import type { TestDatabase } from '../support/database';
+import { withClocksStopped } from '../support/clock';
+import { tokenIn, type TestDatabase } from '../support/database';
 import { withServerEnv } from '../support/fixtures';
 import type { RunningServer } from '../support/server';
-import { rawExchange, requestBytes } from '../support/raw-socket';
-import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusalOf, signInOn, throttledBurst, userIn } from '../support/sign-in';
+import { headerValue, rawAnswer, rawExchange, requestBytes, type RawResponse } from '../support/raw-socket';
+import { csrfOn, logLinesIn, passwordChecksIn, postAuth, refusedAttemptsOn, refusalOf, signInOn, throttledBurst, userIn } from '../support/sign-in';
 
 const PASSWORD = 'a long limits passphrase';
 
@@ -137,6 +139,128 @@ describe('sign-in input is limited before any work', () => {
     }
     expect(health.length).toBeGreaterThan(0);
     expect(Math.max(...health)).toBeLessThan(1000);
+  });
+});
+
+// The spellings of the sign-in's path a client might try to slip past the allowance, as sent
+// on the wire, and the status each finally gets (after following one redirect: Next's router sends
+// a trailing slash, `//` and a backslash to the path without them, 308). next-auth reads only the
+// first two segments, so an extra one checked a password as the real path does; Next's router
+// resolves dot segments, and decodes escapes in each segment.
+const SPELLINGS: [target: string, status: number][] = [
+  ['/api/auth/callback/credentials', 429],
+  // Extra segments.
+  ['/api/auth/callback/credentials/x', 404],
+  ['/api/auth/callback/credentials/x/y', 404],
+  ['/api/auth/callback/credentials/credentials', 404],
+  ['/api/auth/callback/credentials/callback/credentials', 404],
+  // Trailing slashes.
+  ['/api/auth/callback/credentials/', 429],
+  ['/api/auth/callback/credentials/x/', 404],
+  // Doubled slashes, and backslashes.
+  ['/api/auth//callback/credentials', 429],
+  ['/api/auth/callback//credentials', 429],
+  ['//api/auth/callback/credentials', 429],
+  ['/api/auth/callback/credentials//x', 404],
+  ['/api/auth/callback\\credentials', 429],
+  ['/api/auth/callback/credentials\\x', 404],
+  // Dot segments, plain and escaped.
+  ['/api/auth/./callback/credentials', 429],
+  ['/api/auth/callback/./credentials', 429],
+  ['/api/auth/x/../callback/credentials', 429],
+  ['/api/x/../auth/callback/credentials', 429],
+  ['/api/auth/callback/credentials/.', 429],
+  ['/api/auth/callback/credentials/x/..', 429],
+  ['/api/auth/callback/credentials/..', 404],
+  ['/api/auth/callback/%2e/credentials', 429],
+  ['/api/auth/callback/credentials/%2E%2E/credentials', 429],
+  ['/api/auth/callback/credentials/%2e%2e/credentials/x', 404],
+  // Escapes: a slash inside a segment, letters, a backslash, a NUL, a space.
+  ['/api/auth/callback%2Fcredentials', 404],
+  ['/api/auth/callback%2fcredentials', 404],
+  ['/api/auth/callback/credentials%2Fx', 404],
+  ['/api/auth/callback/credentials%2F', 404],
+  ['/api/auth/callback/cr%65dentials', 429],
+  ['/api/auth/%63allback/%63redentials', 429],
+  ['/api/%61uth/callback/credentials', 404],
+  ['/api/auth/callback/credentials%5Cx', 404],
+  ['/api/auth/callback/credentials%00', 404],
+  ['/api/auth/callback/credentials%20', 404],
+  // Case.
+  ['/api/auth/Callback/credentials', 404],
+  ['/api/auth/callback/Credentials', 404],
+  ['/api/auth/CALLBACK/CREDENTIALS', 404],
+  ['/api/AUTH/callback/credentials', 404],
+  ['/API/auth/callback/credentials', 404],
+  // Parameters, a fragment, and an absolute-form target.
+  ['/api/auth/callback/credentials?x=1', 429],
+  ['/api/auth/callback/credentials?nextauth=signout', 429],
+  ['/api/auth/callback?nextauth=credentials', 404],
+  ['/api/auth/callback/credentials;x', 404],
+  ['/api/auth/callback/credentials;jsessionid=1/x', 404],
+  ['/api/auth/callback/credentials#x', 429],
+  ['http://127.0.0.1/api/auth/callback/credentials/x', 404],
+  ['http://evil.example/api/auth/callback/credentials', 429],
+  // next-auth's other actions that take a provider.
+  ['/api/auth/signin/credentials', 404],
+  ['/api/auth/callback', 404],
+];
+
+// Each address's allowance on the servers of the next test: spent quickly.
+const ALLOWANCE = 3;
+
+describe('every spelling of the sign-in path, once the address has spent its allowance', () => {
+  test.for([
+    ["at the production server's door", {}],
+    ['in the route alone (API_DIRECT_ROUTES=off: as on Vercel)', { API_DIRECT_ROUTES: 'off' }],
+  ] as const)('is refused, %s, or is no endpoint at all: none checks a password', async ([, env], { ownDatabase, startOwnServer }) => {
+    const server = await startOwnServer({ database: ownDatabase, env: { PASSWORD_ATTEMPTS_PER_MINUTE: String(ALLOWANCE), ...env } });
+    const scraper = (await tokenIn(ownDatabase.url, 'refusals', ['metrics:read'])).token;
+    const csrf = await csrfOn(server);
+    const tag = Date.now();
+    const attempt = (target: string, email: string) => {
+      const body = new URLSearchParams({ csrfToken: csrf.token, email, password: 'a made-up password', json: 'true' }).toString();
+      const head = [`POST ${target} HTTP/1.1`, `Host: 127.0.0.1:${server.port}`, `Cookie: ${csrf.cookie}`, 'Content-Type: application/x-www-form-urlencoded', `Content-Length: ${body.length}`, 'Connection: close'];
+      return rawAnswer(server.port, requestBytes(head, body), { method: 'POST' });
+    };
+    // The server's clock stands still: the allowance, once spent, stays spent.
+    await withClocksStopped([server.clock], async () => {
+      for (let index = 0; index < ALLOWANCE; index++) expect((await attempt('/api/auth/callback/credentials', `spend-${index}-${tag}@example.com`)).status).toBe(401);
+      const before = await refusedAttemptsOn(server, scraper);
+      const checked: string[] = [];
+      const statuses: string[] = [];
+      let refused = 0;
+      for (const [index, [target, expected]] of SPELLINGS.entries()) {
+        const email = `spelled-${index}-${tag}@example.com`;
+        let answer: RawResponse = await attempt(target, email);
+        const redirect = answer.status === 308 ? headerValue(answer, 'location') : null;
+        if (redirect) answer = await attempt(redirect, email);
+        // No password was checked, nor anything else done with the email: the server never wrote it.
+        if (server.output().includes(email)) checked.push(`${target}: ${answer.status}`);
+        statuses.push(`${target}: ${answer.status}${answer.status === expected ? '' : ` (${answer.text.slice(0, 100)})`}`);
+        if (answer.status === 429) {
+          refused++;
+          expect(answer.json, target).toMatchObject({ error: 42903 });
+          expect(Number(headerValue(answer, 'retry-after')), target).toBeGreaterThan(0);
+          expect(headerValue(answer, 'cache-control'), target).toBe('no-store');
+        }
+        // A path this app's route sees and next-auth has no endpoint at is the Error body's 404;
+        // one Next's router does not give the route at all is Next's own 404 page.
+        if (answer.status === 404 && answer.json) expect(answer.json, target).toMatchObject({ error: 40405 });
+      }
+      expect(checked, 'spellings that checked a password').toEqual([]);
+      expect(statuses).toEqual(SPELLINGS.map(([target, expected]) => `${target}: ${expected}`));
+      const after = await refusedAttemptsOn(server, scraper);
+      // Every refusal of a spelled sign-in was counted where it was made: at the door, before
+      // Next's router, when the production server has its direct path; else in the route.
+      const atTheDoor = !('API_DIRECT_ROUTES' in env);
+      expect({ door: after.door - before.door, handler: after.handler - before.handler }).toEqual(atTheDoor ? { door: refused, handler: 0 } : { door: 0, handler: refused });
+    });
+    // The spelling that checked a password before: within a fresh allowance, it is still no endpoint.
+    await server.clock.advance(60_000);
+    const email = `fresh-${tag}@example.com`;
+    expect((await attempt('/api/auth/callback/credentials/x', email)).status).toBe(404);
+    expect(server.output()).not.toContain(email);
   });
 });
 

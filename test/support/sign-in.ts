@@ -71,6 +71,19 @@ export function logLinesIn(output: string, messages: string[], email?: string): 
 /** Password checks a server ran for `email`: each writes "sign-in failed" or "sign-in succeeded". */
 export const passwordChecksIn = (output: string, email: string) => logLinesIn(output, ['sign-in failed', 'sign-in succeeded'], email).length;
 
+/**
+ * The password attempts `server` has refused for their address's allowance, by where, from its
+ * metrics (read with `token`, one with metrics:read): at its door, before Next's router, or in the
+ * sign-in route.
+ */
+export async function refusedAttemptsOn(server: Server, token: string): Promise<{ door: number; handler: number }> {
+  const response = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${token}` } });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`GET /metrics answered ${response.status}: ${text}`);
+  const count = (at: string) => Number(new RegExp(`^plant_store_password_attempts_refused_total\\{at="${at}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return { door: count('door'), handler: count('handler') };
+}
+
 /** The reason next-auth gives for a refused sign-in (its `error` parameter), or null. */
 export const refusalOf = (answer: AuthAnswer) => (answer.url ? new URL(answer.url, 'http://x').searchParams.get('error') : null);
 

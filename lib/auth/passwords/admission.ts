@@ -5,15 +5,18 @@
 // runs, in two steps:
 // - per client address, in one-minute windows (PASSWORD_ATTEMPTS_PER_MINUTE), checked and counted
 //   in one synchronous step before anything else is done for the attempt (lib/shared/address-windows.ts);
+//   once an address has spent it, the production server refuses its sign-ins before Next's router,
+//   reading the same count (spentPasswordAllowance, lib/http/sign-in-door.ts);
 // - globally, at most PASSWORD_HASH_CONCURRENCY hashes at once (by default one less than the
 //   cores, at least one), with a short queue behind them; past the queue the answer is a quick
 //   refusal with Retry-After, so password work never starves the API or health.
 // The limits live in each process's memory; each instance admits its own share.
 import 'server-only';
 import { availableParallelism } from 'node:os';
-import { addressWindows, secondsLeftIn } from '../../shared/address-windows';
+import { addressWindows, limitReached, type AddressWindow } from '../../shared/address-windows';
 import { UNKNOWN_ADDRESS } from '../../shared/client-address';
 import { ApiError } from '../../errors';
+import { countPasswordAttemptRefused } from '../../metrics/registry';
 import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared/rate-limit-config';
 import { now as clockNow } from '../../shared/clock';
 import { NoSlotError, slots } from '../../slots';
@@ -32,6 +35,9 @@ export type PasswordAttempt = {
 
 const UNCOUNTED: PasswordAttempt = { succeeded() {} };
 
+/** The 429 a password attempt meets in `window`, once it holds `limit` attempts. */
+const allowanceSpent = (limit: number, window: AddressWindow, now: number) => limitReached('too_many_password_attempts', 'password attempts', limit, window, now);
+
 /**
  * Counts one password attempt (a sign-in, a set-password) from `address`, or throws the 429
  * ApiError with Retry-After when the address has made its allowance this minute.
@@ -41,12 +47,8 @@ export function admitPasswordAttempt(address: string | undefined, now = clockNow
   if (limit === 0) return UNCOUNTED;
   const window = attempts.of(address ?? UNKNOWN_ADDRESS, now);
   if (window.count >= limit) {
-    const retryAfter = secondsLeftIn(window, now);
-    throw new ApiError(
-      'too_many_password_attempts',
-      `Too many password attempts from this address: ${limit} a minute are allowed; retry in ${retryAfter} s`,
-      { 'Retry-After': String(retryAfter) },
-    );
+    countPasswordAttemptRefused('handler');
+    throw allowanceSpent(limit, window, now);
   }
   window.count++;
   let given = false;
@@ -56,6 +58,18 @@ export function admitPasswordAttempt(address: string | undefined, now = clockNow
       given = true;
     },
   };
+}
+
+/**
+ * The refusal a password attempt from `address` would meet now, the same 429 admitPasswordAttempt
+ * throws, or null while the allowance has room. It counts nothing, so a caller that refuses early
+ * (the server's door, lib/http/sign-in-door.ts) leaves the counting to admitPasswordAttempt.
+ */
+export function spentPasswordAllowance(address: string | undefined, now = clockNow()): ApiError | null {
+  const limit = passwordAttemptsPerMinute();
+  if (limit === 0) return null;
+  const window = attempts.current(address ?? UNKNOWN_ADDRESS, now);
+  return window && window.count >= limit ? allowanceSpent(limit, window, now) : null;
 }
 
 /** The server is hashing as many passwords as it will at once, and as many are waiting. */

@@ -6,6 +6,7 @@ import CredentialsProvider from 'next-auth/providers/credentials';
 import { incomingRequest } from '../../audit/context';
 import { endSessions } from '../accounts/changes';
 import { returnPathOn } from './return-path';
+import { CREDENTIALS_PROVIDER_ID } from './next-auth-endpoints';
 import { resolveAuthSecret } from './secret';
 import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './rules';
 import { authorizeStaff } from './sign-in';
@@ -31,6 +32,7 @@ export function authOptions(): NextAuthOptions {
     pages: { signIn: '/login', error: '/login' },
     providers: [
       CredentialsProvider({
+        id: CREDENTIALS_PROVIDER_ID,
         name: 'Email and password',
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
         authorize: authorizeStaff,
