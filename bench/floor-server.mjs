@@ -1,5 +1,5 @@
 // @ts-check
-// The benchmark's floor (bench/run.mjs): POST /plants and GET /plants doing the same work as the
+// The benchmark's floor (bench/run.ts): POST /plants and GET /plants doing the same work as the
 // project's routes, with nothing else: bare node:http and better-sqlite3, no framework, no ORM.
 //
 // Per request, as in app/plants/route.ts: a request id, `Authorization: Bearer` checked (shape,
