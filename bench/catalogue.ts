@@ -5,7 +5,7 @@
 //            (as the import page sends) and with two at once; and the same batches stored in this
 //            process by the batch's own code (lib/plants/batch.ts) on a database of their own, with
 //            no HTTP and no JSON: what the engine and the batch's rules allow on their own
-//   search   GET /plants with q and tag, a mix of searches (bench/catalogue-data.mjs), each as
+//   search   GET /plants with q and tag, a mix of searches (bench/catalogue-data.ts), each as
 //            frequent as the others, at 8 connections (--connections): p50 and p99, of the mix and of each search
 //   export   GET /plants/export of all 100,000: time, and the server's RSS before and at its peak
 //   count    GET /plants?count=true (X-Total-Count) over the filters of the search mix, at 8 connections: p50 and p99
@@ -26,7 +26,7 @@ import { parseArgs } from 'node:util';
 import type { DatabaseEngine } from '../lib/db/url';
 import { createTestDatabase, tokenIn, usingDatabase } from '../test/support/database';
 import { startServer, type RunningServer } from '../test/support/server';
-import { SEARCHES, catalogueName, catalogueTag } from './catalogue-data.mjs';
+import { SEARCHES, catalogueName, catalogueTag } from './catalogue-data';
 
 const { values } = parseArgs({
   options: {

@@ -1,4 +1,5 @@
-// The benchmark's floor (bench/run.mjs): POST /plants and GET /plants doing the same work as the
+// @ts-check
+// The benchmark's floor (bench/run.ts): POST /plants and GET /plants doing the same work as the
 // project's routes, with nothing else: bare node:http and better-sqlite3, no framework, no ORM.
 //
 // Per request, as in app/plants/route.ts: a request id, `Authorization: Bearer` checked (shape,
@@ -13,6 +14,9 @@
 //   PORT=4000 DATABASE=/tmp/floor.db TOKEN=pst_... node bench/floor-server.mjs
 //
 // It creates its tables if missing and registers the token's hash. /api/health answers 200.
+//
+// Plain JavaScript that node runs as it is, no loader in between, so the floor is what bare node
+// does; tsc checks it from the JSDoc types (// @ts-check above).
 import { createHash, randomUUID } from 'node:crypto';
 import http from 'node:http';
 import { pathToFileURL } from 'node:url';
@@ -49,6 +53,11 @@ const SECURITY_HEADERS = {
   'permissions-policy': 'camera=(), microphone=(), geolocation=(), payment=()',
 };
 
+/** @typedef {{ status: number, body: string, headers: Record<string, string> }} Answer */
+/** @typedef {{ seq: bigint, id: bigint, name: string, tag: string | null }} PlantRow */
+/** @typedef {{ id: string, expiresAt: number | null, lastUsedAt: number | null, revokedAt: number | null }} TokenRow */
+
+/** @type {Record<string, [code: number, status: number]>} */
 const ERRORS = {
   invalid_json: [40001, 400],
   validation_failed: [40002, 400],
@@ -66,6 +75,11 @@ const ERRORS = {
 };
 
 class ApiError extends Error {
+  /**
+   * @param {string} kind one of ERRORS' keys
+   * @param {string} message
+   * @param {Record<string, string>} [headers]
+   */
   constructor(kind, message, headers = {}) {
     super(message);
     this.kind = kind;
@@ -73,6 +87,7 @@ class ApiError extends Error {
   }
 }
 
+/** @param {string} kind @param {string} message */
 const unauthorized = (kind, message) =>
   new ApiError(kind, message, {
     'www-authenticate':
@@ -81,7 +96,10 @@ const unauthorized = (kind, message) =>
         : `Bearer realm="plants", error="invalid_token", error_description="${message}"`,
   });
 
-/** Tables shaped like prisma/migrations (Plant as is; ApiToken with the columns the check reads). */
+/**
+ * Tables shaped like prisma/migrations (Plant as is; ApiToken with the columns the check reads).
+ * @param {string} file
+ */
 export function openDatabase(file) {
   const db = new Database(file, { timeout: 5000 });
   db.pragma('journal_mode = WAL');
@@ -109,12 +127,18 @@ export function openDatabase(file) {
   return db;
 }
 
+/** @param {string} token */
 const hashToken = (token) => createHash('sha256').update(token).digest('hex');
 
+/**
+ * @param {Database.Database} db
+ * @param {string} token
+ */
 export function registerToken(db, token) {
   db.prepare('INSERT OR IGNORE INTO "ApiToken" ("id", "hash") VALUES (?, ?)').run(`tok_${randomUUID()}`, hashToken(token));
 }
 
+/** @param {bigint} value @param {number} length */
 function base62(value, length) {
   let text = '';
   while (value > 0n) {
@@ -124,19 +148,29 @@ function base62(value, length) {
   return text.padStart(length, '0');
 }
 
+/** @param {string} token */
 function isWellFormedToken(token) {
   if (!WELL_FORMED_TOKEN.test(token)) return false;
   const body = token.slice(TOKEN_PREFIX.length, TOKEN_PREFIX.length + TOKEN_BODY_LENGTH);
   return token.endsWith(base62(BigInt(crc32(body)), 6));
 }
 
+/** @param {string} text */
 const parseNumber = (text) => (INTEGER_LITERAL.test(text) ? BigInt(text) : Number(text));
 
+/** @param {PlantRow} row */
 function plantJson(row) {
   const head = `{"id":${row.id},"name":${JSON.stringify(row.name)}`;
   return row.tag === null ? `${head}}` : `${head},"tag":${JSON.stringify(row.tag)}}`;
 }
 
+/**
+ * @param {unknown} value
+ * @param {string} field
+ * @param {number} max
+ * @param {string[]} problems
+ * @param {{ optional?: boolean }} [options]
+ */
 function checkText(value, field, max, problems, { optional = false } = {}) {
   if (value === undefined) {
     if (!optional) problems.push(`${field}: is required`);
@@ -153,7 +187,11 @@ function checkText(value, field, max, problems, { optional = false } = {}) {
   return text;
 }
 
-/** The rules of NewPlant (lib/schemas/plant.ts). */
+/**
+ * The rules of NewPlant (lib/schemas/plant.ts).
+ * @param {Record<string, unknown>} body
+ * @returns {{ id: bigint, name: string, tag: string | null }}
+ */
 function validateNewPlant(body) {
   const problems = [];
   const { id } = body;
@@ -164,16 +202,23 @@ function validateNewPlant(body) {
   const name = checkText(body.name, 'name', NAME_MAX_LENGTH, problems);
   const tag = checkText(body.tag, 'tag', TAG_MAX_LENGTH, problems, { optional: true });
   if (problems.length) throw new ApiError('validation_failed', problems.join('; '));
-  return { id, name, tag: tag ?? null };
+  // No problems: id is a bigint in range and name a string (the checks above).
+  return { id: /** @type {bigint} */ (id), name: /** @type {string} */ (name), tag: tag ?? null };
 }
 
+/**
+ * @param {http.IncomingMessage} request
+ * @returns {Promise<Buffer>}
+ */
 function readBody(request) {
   return new Promise((resolve, reject) => {
     const declared = request.headers['content-length'];
     const tooLarge = () => new ApiError('payload_too_large', `Request body must be at most ${BODY_LIMIT_BYTES} bytes`);
     if (declared !== undefined && Number(declared) > BODY_LIMIT_BYTES) return reject(tooLarge());
+    /** @type {Buffer[]} */
     const chunks = [];
     let received = 0;
+    /** @param {Buffer} chunk */
     const onData = (chunk) => {
       received += chunk.length;
       if (received > BODY_LIMIT_BYTES) {
@@ -190,6 +235,10 @@ function readBody(request) {
   });
 }
 
+/**
+ * @param {http.IncomingMessage} request
+ * @returns {Promise<Record<string, unknown>>}
+ */
 async function readJsonObject(request) {
   const contentType = request.headers['content-type'] ?? '';
   if (!JSON_MEDIA_TYPE.test(contentType.trim())) {
@@ -211,26 +260,34 @@ async function readJsonObject(request) {
   try {
     value = parse(text, null, parseNumber);
   } catch (error) {
-    throw new ApiError('invalid_json', `Request body is not valid JSON: ${String(error.message).slice(0, 200)}`);
+    throw new ApiError('invalid_json', `Request body is not valid JSON: ${String(/** @type {Error} */ (error).message).slice(0, 200)}`);
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new ApiError('validation_failed', 'Request body must be a JSON object');
   }
-  return value;
+  return /** @type {Record<string, unknown>} */ (value);
 }
 
+/** @param {Database.Database} db */
 export function createFloorServer(db) {
-  const findToken = db.prepare('SELECT "id", "expiresAt", "revokedAt", "lastUsedAt" FROM "ApiToken" WHERE "hash" = ?');
+  const findToken = /** @type {Database.Statement<[string], TokenRow>} */ (
+    db.prepare('SELECT "id", "expiresAt", "revokedAt", "lastUsedAt" FROM "ApiToken" WHERE "hash" = ?')
+  );
   const touchToken = db.prepare('UPDATE "ApiToken" SET "lastUsedAt" = ? WHERE "id" = ?');
-  const insertPlant = db
-    .prepare('INSERT INTO "Plant" ("id", "name", "tag") VALUES (?, ?, ?) RETURNING "seq", "id", "name", "tag"')
-    .safeIntegers(true);
-  const findPlant = db.prepare('SELECT "seq", "id", "name", "tag" FROM "Plant" WHERE "id" = ?').safeIntegers(true);
-  const newest = db.prepare('SELECT "seq", "id", "name", "tag" FROM "Plant" ORDER BY "seq" DESC LIMIT ?').safeIntegers(true);
-  const newestBefore = db
-    .prepare('SELECT "seq", "id", "name", "tag" FROM "Plant" WHERE "seq" < ? ORDER BY "seq" DESC LIMIT ?')
-    .safeIntegers(true);
+  const insertPlant = /** @type {Database.Statement<[bigint, string, string | null], PlantRow>} */ (
+    db.prepare('INSERT INTO "Plant" ("id", "name", "tag") VALUES (?, ?, ?) RETURNING "seq", "id", "name", "tag"').safeIntegers(true)
+  );
+  const findPlant = /** @type {Database.Statement<[bigint], PlantRow>} */ (
+    db.prepare('SELECT "seq", "id", "name", "tag" FROM "Plant" WHERE "id" = ?').safeIntegers(true)
+  );
+  const newest = /** @type {Database.Statement<[number], PlantRow>} */ (
+    db.prepare('SELECT "seq", "id", "name", "tag" FROM "Plant" ORDER BY "seq" DESC LIMIT ?').safeIntegers(true)
+  );
+  const newestBefore = /** @type {Database.Statement<[number, number], PlantRow>} */ (
+    db.prepare('SELECT "seq", "id", "name", "tag" FROM "Plant" WHERE "seq" < ? ORDER BY "seq" DESC LIMIT ?').safeIntegers(true)
+  );
 
+  /** @param {http.IncomingMessage} request */
   function authenticate(request) {
     const header = request.headers.authorization;
     if (!header?.trim()) throw unauthorized('missing_token', 'Missing bearer token: send Authorization: Bearer <token>');
@@ -246,13 +303,17 @@ export function createFloorServer(db) {
     if (record.lastUsedAt === null || now - record.lastUsedAt >= LAST_USED_PRECISION_MS) touchToken.run(now, record.id);
   }
 
+  /**
+   * @param {http.IncomingMessage} request
+   * @returns {Promise<Answer>}
+   */
   async function createPlant(request) {
     authenticate(request);
     const input = validateNewPlant(await readJsonObject(request));
     try {
-      return { status: 200, body: plantJson(insertPlant.get(input.id, input.name, input.tag)), headers: {} };
+      return { status: 200, body: plantJson(/** @type {PlantRow} RETURNING's one row */ (insertPlant.get(input.id, input.name, input.tag))), headers: {} };
     } catch (error) {
-      if (error?.code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
+      if (/** @type {{ code?: string } | undefined} */ (error)?.code !== 'SQLITE_CONSTRAINT_UNIQUE') throw error;
     }
     const existing = findPlant.get(input.id);
     if (existing && existing.name === input.name && existing.tag === input.tag) {
@@ -261,6 +322,11 @@ export function createFloorServer(db) {
     throw new ApiError('conflict', `id: a plant with id ${input.id} already exists with a different name or tag; choose another id`);
   }
 
+  /**
+   * @param {http.IncomingMessage} request
+   * @param {URL} url
+   * @returns {Answer}
+   */
   function listPage(request, url) {
     authenticate(request);
     const limitText = url.searchParams.get('limit');
@@ -282,6 +348,7 @@ export function createFloorServer(db) {
     }
     const rows = before === undefined ? newest.all(limit + 1) : newestBefore.all(before, limit + 1);
     const page = rows.slice(0, limit);
+    /** @type {Record<string, string>} */
     const headers = {};
     if (rows.length > limit) {
       const cursor = Buffer.from(`s${page[page.length - 1].seq}`).toString('base64url');
@@ -293,6 +360,11 @@ export function createFloorServer(db) {
     return { status: 200, body: `[${page.map(plantJson).join(',')}]`, headers };
   }
 
+  /**
+   * @param {http.IncomingMessage} request
+   * @param {URL} url
+   * @returns {Promise<Answer>}
+   */
   async function route(request, url) {
     if (url.pathname === '/api/health') return { status: 200, body: '{"status":"ok"}', headers: { 'cache-control': 'no-store' } };
     if (url.pathname !== '/plants') throw new ApiError('not_found', `No route ${url.pathname}`);
@@ -305,17 +377,18 @@ export function createFloorServer(db) {
 
   return http.createServer(async (request, response) => {
     const started = performance.now();
-    const given = request.headers['x-request-id'];
+    // One header, so one string: node joins a repeated x-request-id with ", ".
+    const given = /** @type {string | undefined} */ (request.headers['x-request-id']);
     const requestId = given && CALLER_REQUEST_ID.test(given) ? given : randomUUID();
-    const url = new URL(request.url, 'http://floor');
+    const url = new URL(/** @type {string} */ (request.url), 'http://floor');
     let answer;
     try {
       answer = await route(request, url);
     } catch (error) {
       const kind = error instanceof ApiError ? error.kind : 'internal';
-      if (kind === 'internal') process.stderr.write(`${JSON.stringify({ level: 'error', requestId, error: String(error?.stack ?? error) })}\n`);
+      if (kind === 'internal') process.stderr.write(`${JSON.stringify({ level: 'error', requestId, error: String(/** @type {Error | undefined} */ (error)?.stack ?? error) })}\n`);
       const [code, status] = ERRORS[kind];
-      const message = kind === 'internal' ? 'Internal error' : error.message;
+      const message = kind === 'internal' ? 'Internal error' : /** @type {ApiError} */ (error).message;
       answer = { status, body: JSON.stringify({ error: code, message }), headers: error instanceof ApiError ? error.headers : {} };
     }
     response.writeHead(answer.status, {

@@ -1,4 +1,4 @@
-// The benchmark's ceiling (bench/run.mjs): the cheapest POST this Next.js app can answer, so
+// The benchmark's ceiling (bench/run.ts): the cheapest POST this Next.js app can answer, so
 // `POST /plants` can be compared with what the framework alone costs. It reads the body and
 // answers a constant: no auth, no database, no logging. Outside a benchmark run it does not
 // exist: it answers 404 unless the server was started with PLANT_STORE_BENCH_ROUTES=1.

@@ -15,7 +15,7 @@ const EXTRA = ['Φίκος λυράτα', 'Straußenfarn', 'Glücksfeder', 'Pfei
 export const TAGS = ['aroid', 'succulent', 'fern', 'cactus', 'bromeliad', 'palm', 'orchid', 'herb', 'tree', 'trailing', 'flowering', 'foliage'];
 
 /** The plant number `index` (0-based) of the generated catalogue. */
-export function catalogueName(index) {
+export function catalogueName(index: number): string {
   const genus = GENERA[index % GENERA.length];
   const species = SPECIES[Math.floor(index / GENERA.length) % SPECIES.length];
   if (index % 97 === 0) return `${EXTRA[(index / 97) % EXTRA.length]} ${index}`;
@@ -23,7 +23,7 @@ export function catalogueName(index) {
   return `${genus} ${species}${cultivar} #${index}`;
 }
 
-export function catalogueTag(index) {
+export function catalogueTag(index: number): string | undefined {
   return index % 11 === 0 ? undefined : TAGS[(index * 7) % TAGS.length];
 }
 
@@ -32,7 +32,7 @@ export function catalogueTag(index) {
  * a word, one or two letters, a tag, a tag with a name, a cultivar, non-ASCII text in another
  * case, and text no plant has.
  */
-export const SEARCHES = [
+export const SEARCHES: { label: string; query: string }[] = [
   { label: 'common word (q=monstera)', query: 'q=monstera' },
   { label: 'species (q=deliciosa)', query: 'q=deliciosa' },
   { label: 'three letters (q=phi)', query: 'q=phi' },
