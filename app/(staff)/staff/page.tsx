@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { StaffManager } from '@/components/staff-manager';
+import { StaffManager } from '@/components/staff/staff-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { listAccounts } from '@/lib/auth/accounts/directory';
 

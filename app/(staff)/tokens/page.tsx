@@ -1,5 +1,5 @@
 import type { Metadata } from 'next';
-import { TokenManager } from '@/components/token-manager';
+import { TokenManager } from '@/components/tokens/token-manager';
 import { listApiTokens } from '@/lib/auth/tokens/api-tokens';
 import { ROLE_SCOPES } from '@/lib/auth/scopes';
 import { requireStaff } from '@/lib/auth/sessions/current-staff';

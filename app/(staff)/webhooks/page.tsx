@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
-import { WebhookManager, type EndpointView } from '@/components/webhook-manager';
+import type { EndpointView } from '@/components/webhooks/endpoint';
+import { WebhookManager } from '@/components/webhooks/webhook-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { eventsAwaitDelivery, listWebhookEndpoints, recentDeliveries } from '@/lib/webhooks/endpoints';
 import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';

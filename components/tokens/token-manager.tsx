@@ -2,10 +2,10 @@
 import { useActionState } from 'react';
 import { createTokenAction, revokeTokenAction, type CreateTokenState } from '@/app/(staff)/tokens/actions';
 import { DEFAULT_TOKEN_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/auth/scopes';
-import { ConfirmAction } from './confirm-action';
-import { SecretBox } from './secret-box';
-import { Timestamp } from './timestamp';
-import { SubmitActions } from './submit-actions';
+import { ConfirmAction } from '../confirm-action';
+import { SecretBox } from '../secret-box';
+import { Timestamp } from '../timestamp';
+import { SubmitActions } from '../submit-actions';
 
 export type TokenRow = {
   id: string;

@@ -9,10 +9,10 @@ import {
   type AddStaffState,
 } from '@/app/(staff)/staff/actions';
 import { ROLE_LABELS, ROLES, type Role } from '@/lib/auth/scopes';
-import { ConfirmAction } from './confirm-action';
-import { OneTimeLink } from './one-time-link';
-import { Timestamp } from './timestamp';
-import { SubmitActions } from './submit-actions';
+import { ConfirmAction } from '../confirm-action';
+import { OneTimeLink } from '../one-time-link';
+import { Timestamp } from '../timestamp';
+import { SubmitActions } from '../submit-actions';
 
 export type StaffRow = {
   id: string;

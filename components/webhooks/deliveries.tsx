@@ -1,0 +1,77 @@
+// An endpoint's recent deliveries: each event, how its attempts went, and Resend for a failed one.
+import { resendDeliveryAction } from '@/app/(staff)/webhooks/actions';
+import { Timestamp } from '../timestamp';
+import { ActionButton } from './action-button';
+
+export type DeliveryView = {
+  id: string;
+  eventType: string;
+  messageId: string;
+  plantId: string | null;
+  status: 'pending' | 'delivering' | 'succeeded' | 'failed';
+  attempts: number;
+  lastStatusCode: number | null;
+  lastDurationMs: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+};
+
+function statusLabel(delivery: DeliveryView): string {
+  if (delivery.status === 'pending') return delivery.attempts > 0 ? 'Retrying' : 'Waiting';
+  return { delivering: 'Sending', succeeded: 'Delivered', failed: 'Failed' }[delivery.status];
+}
+
+/** The deliveries to the endpoint at `url`, newest first. */
+export function Deliveries({ url, deliveries }: { url: string; deliveries: DeliveryView[] }) {
+  if (deliveries.length === 0) return <p className="muted">No deliveries yet. Send a test event to try it.</p>;
+  return (
+    <div className="table-scroll">
+      <table>
+        <caption className="visually-hidden">Recent deliveries to {url}</caption>
+        <thead>
+          <tr>
+            <th scope="col">Event</th>
+            <th scope="col">Status</th>
+            <th scope="col">Attempt</th>
+            <th scope="col">Answer</th>
+            <th scope="col">Duration</th>
+            <th scope="col">Next retry</th>
+            <th scope="col">
+              <span className="visually-hidden">Actions</span>
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {deliveries.map((delivery) => (
+            <tr key={delivery.id}>
+              <td>
+                {delivery.eventType}
+                {delivery.plantId && <span className="muted"> · plant {delivery.plantId}</span>}
+                <br />
+                <span className="mono muted small">{delivery.messageId}</span>
+              </td>
+              <td>
+                <span className={`badge badge-${delivery.status}`}>{statusLabel(delivery)}</span>
+              </td>
+              <td>{delivery.attempts}</td>
+              <td>
+                {delivery.lastStatusCode ?? (delivery.lastError ? '' : <span className="muted">-</span>)}
+                {delivery.lastError && <span className="small"> {delivery.lastError}</span>}
+              </td>
+              <td className="nowrap">{delivery.lastDurationMs === null ? <span className="muted">-</span> : `${delivery.lastDurationMs} ms`}</td>
+              <td>
+                <Timestamp iso={delivery.nextAttemptAt} precision="second" />
+              </td>
+              <td>
+                {delivery.status === 'failed' && (
+                  <ActionButton label="Resend" name={`Resend ${delivery.eventType} ${delivery.messageId}`} run={() => resendDeliveryAction(delivery.id)} />
+                )}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
