@@ -74,6 +74,14 @@ const config = {
       to: { path: '^(app|components)/' },
     },
     {
+      name: 'components-not-to-app',
+      comment:
+        'Components are below the pages: they never import app/, not even its server actions, which a page passes in as props (types included: the component declares what it is given).',
+      severity: 'error',
+      from: { path: '^components/' },
+      to: { path: '^app/' },
+    },
+    {
       name: 'components-not-to-db-or-http',
       comment: "Components run in the browser (or render on the server from what their page gives them): they never import lib/db or lib/http.",
       severity: 'error',

@@ -1,13 +1,21 @@
 'use client';
 import { useActionState, useState, useTransition } from 'react';
-import { changePasswordAction, signOutEverywhereAction, type ChangePasswordState } from '@/app/(staff)/account/actions';
+import type { ActionOutcome } from './confirm-action';
 import { SubmitActions } from './submit-actions';
 import { ScriptButton } from './script-button';
+
+export type ChangePasswordState = { kind: 'idle' } | { kind: 'changed' } | { kind: 'error'; message: string };
+
+/** The account page's server actions (app/(staff)/account/actions.ts), which the page hands in. */
+export type AccountActions = {
+  changePasswordAction: (state: ChangePasswordState, form: FormData) => Promise<ChangePasswordState>;
+  signOutEverywhereAction: () => Promise<ActionOutcome>;
+};
 
 const SIGN_IN_AGAIN = `/login?callbackUrl=${encodeURIComponent('/account')}`;
 const AFTER_SIGN_OUT = '/login';
 
-function ChangePassword({ minLength }: { minLength: number }) {
+function ChangePassword({ minLength, changePasswordAction }: { minLength: number; changePasswordAction: AccountActions['changePasswordAction'] }) {
   const [state, change, changing] = useActionState<ChangePasswordState, FormData>(changePasswordAction, { kind: 'idle' });
   if (state.kind === 'changed') {
     return (
@@ -49,7 +57,7 @@ function ChangePassword({ minLength }: { minLength: number }) {
   );
 }
 
-function SignOutEverywhere() {
+function SignOutEverywhere({ signOutEverywhereAction }: { signOutEverywhereAction: AccountActions['signOutEverywhereAction'] }) {
   const [message, setMessage] = useState('');
   const [pending, startTransition] = useTransition();
   return (
@@ -79,7 +87,7 @@ function SignOutEverywhere() {
   );
 }
 
-export function AccountSettings({ email, role, minLength }: { email: string; role: string; minLength: number }) {
+export function AccountSettings({ email, role, minLength, actions }: { email: string; role: string; minLength: number; actions: AccountActions }) {
   return (
     <>
       <section className="card" aria-labelledby="account-heading">
@@ -88,7 +96,7 @@ export function AccountSettings({ email, role, minLength }: { email: string; rol
           Signed in as <strong>{email}</strong> ({role}).
         </p>
         <h2 id="password-heading">Change password</h2>
-        <ChangePassword minLength={minLength} />
+        <ChangePassword minLength={minLength} changePasswordAction={actions.changePasswordAction} />
       </section>
       <section className="card" aria-labelledby="everywhere-heading">
         <h2 id="everywhere-heading">Sign out everywhere</h2>
@@ -96,7 +104,7 @@ export function AccountSettings({ email, role, minLength }: { email: string; rol
           Ends every session of your account, on every device, this one too, and the pages&apos; API access with them.
           Your API tokens keep working: revoke them on the API tokens page.
         </p>
-        <SignOutEverywhere />
+        <SignOutEverywhere signOutEverywhereAction={actions.signOutEverywhereAction} />
       </section>
     </>
   );

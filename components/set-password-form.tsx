@@ -2,9 +2,18 @@
 // Sets a password through a one-time link. The secret is in the URL's fragment, which never
 // reaches a server or a log; this page reads it and sends it with the new password.
 import { useEffect, useState, type FormEvent } from 'react';
-import { checkPasswordLinkAction, setPasswordAction } from '@/app/set-password/actions';
 import { PASSWORD_LINK_MESSAGES, SECRET_SHAPE } from '@/lib/auth/passwords/link-shape';
 import { SubmitActions } from './submit-actions';
+
+export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
+
+export type SetPasswordOutcome = { ok: true; email: string } | { ok: false; message: string; linkUsable: boolean };
+
+/** The page's server actions (app/set-password/actions.ts), which the page hands in. */
+export type SetPasswordActions = {
+  checkPasswordLinkAction: (secret: string) => Promise<LinkCheck>;
+  setPasswordAction: (secret: string, password: string) => Promise<SetPasswordOutcome>;
+};
 
 type Stage =
   | { kind: 'checking' }
@@ -14,7 +23,8 @@ type Stage =
 
 const secretOf = () => window.location.hash.slice(1);
 
-export function SetPasswordForm({ minLength }: { minLength: number }) {
+export function SetPasswordForm({ minLength, actions }: { minLength: number; actions: SetPasswordActions }) {
+  const { checkPasswordLinkAction, setPasswordAction } = actions;
   const [stage, setStage] = useState<Stage>({ kind: 'checking' });
   const [busy, setBusy] = useState(false);
 
@@ -40,7 +50,7 @@ export function SetPasswordForm({ minLength }: { minLength: number }) {
       current = false;
       window.removeEventListener('hashchange', check);
     };
-  }, []);
+  }, [checkPasswordLinkAction]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -8,8 +8,7 @@ import { inspectPasswordLink, setPasswordWithLink } from '@/lib/auth/passwords/l
 import { PasswordRuleError } from '@/lib/auth/passwords/policy';
 import { serverAction } from '@/lib/auth/server-action';
 import { ApiError } from '@/lib/errors';
-
-export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
+import type { LinkCheck, SetPasswordOutcome } from '@/components/set-password-form';
 
 export const checkPasswordLinkAction = serverAction({
   name: 'checkPasswordLink',
@@ -21,8 +20,6 @@ export const checkPasswordLinkAction = serverAction({
     return link.status === 'valid' ? { usable: true, email: link.email! } : { usable: false, message: PASSWORD_LINK_MESSAGES[link.status] };
   },
 });
-
-export type SetPasswordOutcome = { ok: true; email: string } | { ok: false; message: string; linkUsable: boolean };
 
 export const setPasswordAction = serverAction({
   name: 'setPassword',

@@ -3,6 +3,7 @@ import { connection } from 'next/server';
 import { BrandedMain } from '@/components/brand';
 import { SetPasswordForm } from '@/components/set-password-form';
 import { PASSWORD_MIN_LENGTH } from '@/lib/auth/passwords/policy';
+import { checkPasswordLinkAction, setPasswordAction } from './actions';
 
 export const metadata: Metadata = { title: 'Set your password · Plant Store', referrer: 'no-referrer' };
 
@@ -11,7 +12,7 @@ export default async function SetPasswordPage() {
   await connection();
   return (
     <BrandedMain>
-      <SetPasswordForm minLength={PASSWORD_MIN_LENGTH} />
+      <SetPasswordForm minLength={PASSWORD_MIN_LENGTH} actions={{ checkPasswordLinkAction, setPasswordAction }} />
     </BrandedMain>
   );
 }

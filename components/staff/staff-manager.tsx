@@ -1,18 +1,11 @@
 'use client';
 import { useActionState, useState } from 'react';
-import {
-  addStaffMemberAction,
-  disableAccountAction,
-  enableAccountAction,
-  resetPasswordAction,
-  setRoleAction,
-  type AddStaffState,
-} from '@/app/(staff)/staff/actions';
 import { ROLE_LABELS, ROLES, type Role } from '@/lib/auth/scopes';
 import { ConfirmAction } from '../confirm-action';
 import { OneTimeLink } from '../one-time-link';
 import { Timestamp } from '../timestamp';
 import { SubmitActions } from '../submit-actions';
+import type { AddStaffState, StaffActions } from './staff-actions';
 
 export type StaffRow = {
   id: string;
@@ -28,7 +21,7 @@ function statusOf(row: StaffRow): string {
   return row.hasPassword ? 'Active' : 'Waiting for a password';
 }
 
-function RowActions({ row, onLink }: { row: StaffRow; onLink: (email: string, path: string) => void }) {
+function RowActions({ row, actions, onLink }: { row: StaffRow; actions: StaffActions; onLink: (email: string, path: string) => void }) {
   const otherRole: Role = row.role === 'admin' ? 'staff' : 'admin';
   return (
     <div className="row-actions">
@@ -38,7 +31,7 @@ function RowActions({ row, onLink }: { row: StaffRow; onLink: (email: string, pa
           name={`Enable ${row.email}`}
           question={`Enable ${row.email}? They can sign in again, and their API tokens work again.`}
           confirmLabel="Yes, enable"
-          onConfirm={() => enableAccountAction(row.id)}
+          onConfirm={() => actions.enableAccountAction(row.id)}
         />
       ) : (
         <ConfirmAction
@@ -47,7 +40,7 @@ function RowActions({ row, onLink }: { row: StaffRow; onLink: (email: string, pa
           question={`Disable ${row.email}? They are signed out at once and their API tokens stop working.`}
           confirmLabel="Yes, disable"
           danger
-          onConfirm={() => disableAccountAction(row.id)}
+          onConfirm={() => actions.disableAccountAction(row.id)}
         />
       )}
       <ConfirmAction
@@ -57,7 +50,7 @@ function RowActions({ row, onLink }: { row: StaffRow; onLink: (email: string, pa
         confirmLabel="Yes, reset"
         danger
         onConfirm={async () => {
-          const outcome = await resetPasswordAction(row.id);
+          const outcome = await actions.resetPasswordAction(row.id);
           if (outcome.linkPath) onLink(row.email, outcome.linkPath);
           return outcome;
         }}
@@ -67,14 +60,14 @@ function RowActions({ row, onLink }: { row: StaffRow; onLink: (email: string, pa
         name={`Change role of ${row.email}`}
         question={`Make ${row.email} ${otherRole === 'admin' ? 'an admin' : 'staff'}? They are signed out, and sign in again with the new role.`}
         confirmLabel={`Yes, make ${otherRole === 'admin' ? 'admin' : 'staff'}`}
-        onConfirm={() => setRoleAction(row.id, otherRole)}
+        onConfirm={() => actions.setRoleAction(row.id, otherRole)}
       />
     </div>
   );
 }
 
-export function StaffManager({ accounts, me }: { accounts: StaffRow[]; me: string }) {
-  const [state, add, adding] = useActionState<AddStaffState, FormData>(addStaffMemberAction, { kind: 'idle' });
+export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; me: string; actions: StaffActions }) {
+  const [state, add, adding] = useActionState<AddStaffState, FormData>(actions.addStaffMemberAction, { kind: 'idle' });
   const [reset, setReset] = useState<{ email: string; path: string } | null>(null);
 
   return (
@@ -141,7 +134,7 @@ export function StaffManager({ accounts, me }: { accounts: StaffRow[]; me: strin
                     <Timestamp iso={row.lastSignInAt} none="never" />
                   </td>
                   <td>
-                    <RowActions row={row} onLink={(email, path) => setReset({ email, path })} />
+                    <RowActions row={row} actions={actions} onLink={(email, path) => setReset({ email, path })} />
                   </td>
                 </tr>
               ))}

@@ -1,11 +1,11 @@
 'use client';
 import { useActionState } from 'react';
-import { createTokenAction, revokeTokenAction, type CreateTokenState } from '@/app/(staff)/tokens/actions';
 import { DEFAULT_TOKEN_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/auth/scopes';
 import { ConfirmAction } from '../confirm-action';
 import { SecretBox } from '../secret-box';
 import { Timestamp } from '../timestamp';
 import { SubmitActions } from '../submit-actions';
+import type { CreateTokenState, TokenActions } from './token-actions';
 
 export type TokenRow = {
   id: string;
@@ -20,7 +20,7 @@ export type TokenRow = {
   revokedAt: string | null;
 };
 
-function RevokeCell({ row }: { row: TokenRow }) {
+function RevokeCell({ row, revokeTokenAction }: { row: TokenRow; revokeTokenAction: TokenActions['revokeTokenAction'] }) {
   if (row.revokedAt) return <span className="muted">Revoked</span>;
   return (
     <ConfirmAction
@@ -34,8 +34,8 @@ function RevokeCell({ row }: { row: TokenRow }) {
   );
 }
 
-export function TokenManager({ tokens, scopes, everyone }: { tokens: TokenRow[]; scopes: readonly Scope[]; everyone: boolean }) {
-  const [state, create, creating] = useActionState<CreateTokenState, FormData>(createTokenAction, { kind: 'idle' });
+export function TokenManager({ tokens, scopes, everyone, actions }: { tokens: TokenRow[]; scopes: readonly Scope[]; everyone: boolean; actions: TokenActions }) {
+  const [state, create, creating] = useActionState<CreateTokenState, FormData>(actions.createTokenAction, { kind: 'idle' });
 
   return (
     <>
@@ -131,7 +131,7 @@ export function TokenManager({ tokens, scopes, everyone }: { tokens: TokenRow[];
                       <Timestamp iso={row.expiresAt} none="never" />
                     </td>
                     <td>
-                      <RevokeCell row={row} />
+                      <RevokeCell row={row} revokeTokenAction={actions.revokeTokenAction} />
                     </td>
                   </tr>
                 ))}

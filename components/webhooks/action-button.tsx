@@ -1,6 +1,6 @@
 'use client';
 import { useState, useTransition } from 'react';
-import type { ActionOutcome } from '@/app/(staff)/webhooks/actions';
+import type { ActionOutcome } from '../confirm-action';
 import { ScriptButton } from '../script-button';
 
 /** A button that runs a server action, and says what went wrong if it did not work. */

@@ -1,7 +1,7 @@
 // An endpoint's recent deliveries: each event, how its attempts went, and Resend for a failed one.
-import { resendDeliveryAction } from '@/app/(staff)/webhooks/actions';
 import { Timestamp } from '../timestamp';
 import { ActionButton } from './action-button';
+import type { WebhookActions } from './webhook-actions';
 
 export type DeliveryView = {
   id: string;
@@ -23,7 +23,7 @@ function statusLabel(delivery: DeliveryView): string {
 }
 
 /** The deliveries to the endpoint at `url`, newest first. */
-export function Deliveries({ url, deliveries }: { url: string; deliveries: DeliveryView[] }) {
+export function Deliveries({ url, deliveries, resendDeliveryAction }: { url: string; deliveries: DeliveryView[]; resendDeliveryAction: WebhookActions['resendDeliveryAction'] }) {
   if (deliveries.length === 0) return <p className="muted">No deliveries yet. Send a test event to try it.</p>;
   return (
     <div className="table-scroll">

@@ -2,12 +2,12 @@
 // One endpoint's card: its events and state, its buttons (test event, disable or enable, rotate the
 // secret, delete), a rotated secret shown once, and its recent deliveries.
 import { useState } from 'react';
-import { deleteEndpointAction, rotateSecretAction, sendTestEventAction, setEndpointEnabledAction } from '@/app/(staff)/webhooks/actions';
 import { ConfirmAction } from '../confirm-action';
 import { SecretBox } from '../secret-box';
 import { Timestamp } from '../timestamp';
 import { ActionButton } from './action-button';
 import { Deliveries, type DeliveryView } from './deliveries';
+import type { WebhookActions } from './webhook-actions';
 
 export type EndpointView = {
   id: string;
@@ -39,7 +39,7 @@ function RotatedSecret({ url, secret, previousSecretSignsUntil }: { url: string;
   );
 }
 
-export function Endpoint({ endpoint }: { endpoint: EndpointView }) {
+export function Endpoint({ endpoint, actions }: { endpoint: EndpointView; actions: WebhookActions }) {
   const headingId = `endpoint-${endpoint.id}`;
   const [rotated, setRotated] = useState<{ secret: string; previousSecretSignsUntil: string | null } | null>(null);
   return (
@@ -59,12 +59,12 @@ export function Endpoint({ endpoint }: { endpoint: EndpointView }) {
       </p>
       <div className="button-row">
         {endpoint.enabled && (
-          <ActionButton label="Send test event" name={`Send test event to ${endpoint.url}`} run={() => sendTestEventAction(endpoint.id)} />
+          <ActionButton label="Send test event" name={`Send test event to ${endpoint.url}`} run={() => actions.sendTestEventAction(endpoint.id)} />
         )}
         <ActionButton
           label={endpoint.enabled ? 'Disable' : 'Enable'}
           name={`${endpoint.enabled ? 'Disable' : 'Enable'} ${endpoint.url}`}
-          run={() => setEndpointEnabledAction(endpoint.id, !endpoint.enabled)}
+          run={() => actions.setEndpointEnabledAction(endpoint.id, !endpoint.enabled)}
         />
         <ConfirmAction
           label="Rotate secret"
@@ -72,7 +72,7 @@ export function Endpoint({ endpoint }: { endpoint: EndpointView }) {
           question="Make a new signing secret? It is shown once; for a grace period the current one signs each delivery beside it, so the receiver can switch without a gap."
           confirmLabel="Yes, rotate"
           onConfirm={async () => {
-            const outcome = await rotateSecretAction(endpoint.id);
+            const outcome = await actions.rotateSecretAction(endpoint.id);
             if (outcome.ok) setRotated({ secret: outcome.secret, previousSecretSignsUntil: outcome.previousSecretSignsUntil });
             return outcome;
           }}
@@ -83,12 +83,12 @@ export function Endpoint({ endpoint }: { endpoint: EndpointView }) {
           question="Delete this endpoint? Deliveries still owed to it are dropped."
           confirmLabel="Yes, delete"
           danger
-          onConfirm={() => deleteEndpointAction(endpoint.id)}
+          onConfirm={() => actions.deleteEndpointAction(endpoint.id)}
         />
       </div>
       {rotated && <RotatedSecret url={endpoint.url} {...rotated} />}
       <h3 className="small-heading">Recent deliveries</h3>
-      <Deliveries url={endpoint.url} deliveries={endpoint.deliveries} />
+      <Deliveries url={endpoint.url} deliveries={endpoint.deliveries} resendDeliveryAction={actions.resendDeliveryAction} />
     </section>
   );
 }

@@ -5,17 +5,27 @@
 // seconds.
 import { useRouter } from 'next/navigation';
 import { useActionState, useEffect } from 'react';
-import { createEndpointAction, type CreateEndpointState } from '@/app/(staff)/webhooks/actions';
 import { SecretBox } from '../secret-box';
 import { SubmitActions } from '../submit-actions';
 import { ScriptButton } from '../script-button';
 import { Endpoint, type EndpointView } from './endpoint';
+import type { CreateEndpointState, WebhookActions } from './webhook-actions';
 
 const REFRESH_WHILE_PENDING_MS = 2000;
 
-export function WebhookManager({ endpoints, eventTypes, eventsAwaitDelivery }: { endpoints: EndpointView[]; eventTypes: string[]; eventsAwaitDelivery: boolean }) {
+export function WebhookManager({
+  endpoints,
+  eventTypes,
+  eventsAwaitDelivery,
+  actions,
+}: {
+  endpoints: EndpointView[];
+  eventTypes: string[];
+  eventsAwaitDelivery: boolean;
+  actions: WebhookActions;
+}) {
   const router = useRouter();
-  const [state, create, creating] = useActionState<CreateEndpointState, FormData>(createEndpointAction, { kind: 'idle' });
+  const [state, create, creating] = useActionState<CreateEndpointState, FormData>(actions.createEndpointAction, { kind: 'idle' });
   // Followed until done: deliveries under way, and events the dispatcher has not yet made
   // deliveries of (a test event's delivery appears only once it has).
   const waiting =
@@ -68,7 +78,7 @@ export function WebhookManager({ endpoints, eventTypes, eventsAwaitDelivery }: {
           <p className="muted">No endpoints yet.</p>
         </section>
       ) : (
-        endpoints.map((endpoint) => <Endpoint key={endpoint.id} endpoint={endpoint} />)
+        endpoints.map((endpoint) => <Endpoint key={endpoint.id} endpoint={endpoint} actions={actions} />)
       )}
       <p>
         <ScriptButton className="secondary" onClick={() => router.refresh()}>

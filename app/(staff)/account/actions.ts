@@ -4,8 +4,8 @@
 import { z } from 'zod';
 import { changePassword, endSessions } from '@/lib/auth/accounts/changes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
-
-export type ChangePasswordState = { kind: 'idle' } | { kind: 'changed' } | { kind: 'error'; message: string };
+import type { ChangePasswordState } from '@/components/account-settings';
+import type { ActionOutcome } from '@/components/confirm-action';
 
 // The new password's rules are the service's (a PasswordRuleError, shown as "New password: ...").
 const Passwords = z
@@ -23,14 +23,12 @@ export const changePasswordAction = serverAction({
   },
 });
 
-export type SignOutOutcome = { ok: boolean; message?: string };
-
 export const signOutEverywhereAction = serverAction({
   name: 'signOutEverywhere',
   role: 'staff',
   args: z.tuple([]),
-  refuse: (message): SignOutOutcome => ({ ok: false, message }),
-  async run(_args, { staff, context }): Promise<SignOutOutcome> {
+  refuse: (message): ActionOutcome => ({ ok: false, message }),
+  async run(_args, { staff, context }): Promise<ActionOutcome> {
     await endSessions(staff.id, 'sign-out-everywhere', context);
     return { ok: true };
   },

@@ -9,13 +9,7 @@ import { passwordLinkPath } from '@/lib/auth/passwords/links';
 import { ROLES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { createUser, StaffEmail } from '@/lib/auth/accounts/directory';
-
-export type AddStaffState =
-  | { kind: 'idle' }
-  | { kind: 'created'; email: string; linkPath: string }
-  | { kind: 'error'; message: string };
-
-export type StaffActionOutcome = { ok: boolean; message?: string; linkPath?: string };
+import type { AddStaffState, StaffActionOutcome } from '@/components/staff/staff-actions';
 
 const NewMember = z.object({ email: z.string().trim().pipe(StaffEmail), role: z.enum(ROLES, { error: 'must be admin or staff' }) });
 

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { StaffManager } from '@/components/staff/staff-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { listAccounts } from '@/lib/auth/accounts/directory';
+import { addStaffMemberAction, disableAccountAction, enableAccountAction, resetPasswordAction, setRoleAction } from './actions';
 
 export const metadata: Metadata = { title: 'Staff · Plant Store' };
 
@@ -15,5 +16,11 @@ export default async function StaffPage() {
     hasPassword: account.hasPassword,
     lastSignInAt: account.lastSignInAt?.toISOString() ?? null,
   }));
-  return <StaffManager accounts={accounts} me={admin.id} />;
+  return (
+    <StaffManager
+      accounts={accounts}
+      me={admin.id}
+      actions={{ addStaffMemberAction, disableAccountAction, enableAccountAction, setRoleAction, resetPasswordAction }}
+    />
+  );
 }

@@ -8,11 +8,8 @@ import { createApiToken, revokeApiToken } from '@/lib/auth/tokens/api-tokens';
 import { SCOPES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { TokenName } from '@/lib/schemas/token';
-
-export type CreateTokenState =
-  | { kind: 'idle' }
-  | { kind: 'created'; name: string; token: string }
-  | { kind: 'error'; message: string };
+import type { ActionOutcome } from '@/components/confirm-action';
+import type { CreateTokenState } from '@/components/tokens/token-actions';
 
 const NewToken = z.object({
   name: TokenName,
@@ -38,15 +35,13 @@ export const createTokenAction = serverAction({
   },
 });
 
-export type RevokeOutcome = { ok: boolean; message?: string };
-
 /** Staff revoke their own tokens; admins anyone's. */
 export const revokeTokenAction = serverAction({
   name: 'revokeToken',
   role: 'staff',
   args: z.tuple([z.string()]),
-  refuse: (message): RevokeOutcome => ({ ok: false, message }),
-  async run([id], { staff, context }): Promise<RevokeOutcome> {
+  refuse: (message): ActionOutcome => ({ ok: false, message }),
+  async run([id], { staff, context }): Promise<ActionOutcome> {
     const revoked = await revokeApiToken(id, context, staff.role === 'admin' ? {} : { createdById: staff.id });
     revalidatePath('/tokens');
     return revoked ? { ok: true } : { ok: false, message: 'That token was already revoked or does not exist.' };

@@ -3,6 +3,7 @@ import { TokenManager } from '@/components/tokens/token-manager';
 import { listApiTokens } from '@/lib/auth/tokens/api-tokens';
 import { ROLE_SCOPES } from '@/lib/auth/scopes';
 import { requireStaff } from '@/lib/auth/sessions/current-staff';
+import { createTokenAction, revokeTokenAction } from './actions';
 
 export const metadata: Metadata = { title: 'API tokens · Plant Store' };
 
@@ -22,5 +23,5 @@ export default async function TokensPage() {
     expiresAt: token.expiresAt?.toISOString() ?? null,
     revokedAt: token.revokedAt?.toISOString() ?? null,
   }));
-  return <TokenManager tokens={rows} scopes={ROLE_SCOPES[staff.role]} everyone={everyone} />;
+  return <TokenManager tokens={rows} scopes={ROLE_SCOPES[staff.role]} everyone={everyone} actions={{ createTokenAction, revokeTokenAction }} />;
 }

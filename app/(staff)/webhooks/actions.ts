@@ -13,16 +13,8 @@ import {
   sendTestEvent,
   setWebhookEndpointEnabled,
 } from '@/lib/webhooks/endpoints';
-
-export type CreateEndpointState =
-  | { kind: 'idle' }
-  | { kind: 'created'; url: string; secret: string }
-  | { kind: 'error'; message: string };
-
-export type ActionOutcome = { ok: boolean; message?: string };
-
-/** A rotation: the new secret, shown once, and until when the one before still signs (ISO; null: it no longer does). */
-export type RotateSecretOutcome = { ok: true; secret: string; previousSecretSignsUntil: string | null } | { ok: false; message: string };
+import type { ActionOutcome } from '@/components/confirm-action';
+import type { CreateEndpointState, RotateSecretOutcome } from '@/components/webhooks/webhook-actions';
 
 // The URL's rules are the service's (an ApiError, whose message is shown).
 const NewEndpoint = z.object({

@@ -4,6 +4,14 @@ import { WebhookManager } from '@/components/webhooks/webhook-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { eventsAwaitDelivery, listWebhookEndpoints, recentDeliveries } from '@/lib/webhooks/endpoints';
 import { WEBHOOK_EVENT_TYPES } from '@/lib/webhooks/event-types';
+import {
+  createEndpointAction,
+  deleteEndpointAction,
+  resendDeliveryAction,
+  rotateSecretAction,
+  sendTestEventAction,
+  setEndpointEnabledAction,
+} from './actions';
 
 export const metadata: Metadata = { title: 'Webhooks · Plant Store' };
 
@@ -37,5 +45,12 @@ export default async function WebhooksPage() {
   );
   // With no endpoint enabled nobody wakes the dispatcher, and changes' events may wait unread.
   const awaiting = endpoints.some((endpoint) => endpoint.enabled) && (await eventsAwaitDelivery());
-  return <WebhookManager endpoints={views} eventTypes={[...WEBHOOK_EVENT_TYPES]} eventsAwaitDelivery={awaiting} />;
+  return (
+    <WebhookManager
+      endpoints={views}
+      eventTypes={[...WEBHOOK_EVENT_TYPES]}
+      eventsAwaitDelivery={awaiting}
+      actions={{ createEndpointAction, setEndpointEnabledAction, sendTestEventAction, deleteEndpointAction, resendDeliveryAction, rotateSecretAction }}
+    />
+  );
 }
