@@ -1,6 +1,7 @@
 'use client';
 import { useActionState, useState, useTransition } from 'react';
 import type { ActionOutcome } from './confirm-action';
+import { Alert } from './notices';
 import { SubmitActions } from './submit-actions';
 import { ScriptButton } from './script-button';
 
@@ -49,9 +50,7 @@ function ChangePassword({ minLength, changePasswordAction }: { minLength: number
       </div>
       <SubmitActions busy={changing} label="Change password" busyLabel="Changing…" />
       <div className="notice-area">
-        <p role="alert" className={state.kind === 'error' ? 'notice error' : 'notice'}>
-          {state.kind === 'error' ? state.message : ''}
-        </p>
+        <Alert>{state.kind === 'error' && state.message}</Alert>
       </div>
     </form>
   );
@@ -78,11 +77,7 @@ function SignOutEverywhere({ signOutEverywhereAction }: { signOutEverywhereActio
       >
         Sign out everywhere
       </ScriptButton>
-      {message && (
-        <p role="alert" className="notice error">
-          {message}
-        </p>
-      )}
+      <Alert>{message}</Alert>
     </>
   );
 }

@@ -2,6 +2,7 @@
 // The interactive explorer (Swagger UI) on demand: its 1.5 MB bundle and its stylesheet are
 // fetched and run only when someone asks for them, never as the page loads.
 import { useEffect, useRef, useState, type ComponentType } from 'react';
+import { Alert } from './notices';
 import { ScriptButton } from './script-button';
 
 export function ApiExplorer() {
@@ -32,11 +33,13 @@ export function ApiExplorer() {
   }
   return (
     <>
-      {failed && (
-        <p role="alert" className="notice error">
-          The explorer could not be loaded. The reference below and the raw document at <a href="/openapi.json">/openapi.json</a> are complete.
-        </p>
-      )}
+      <Alert>
+        {failed && (
+          <>
+            The explorer could not be loaded. The reference below and the raw document at <a href="/openapi.json">/openapi.json</a> are complete.
+          </>
+        )}
+      </Alert>
       <ScriptButton onClick={open} disabled={loading}>
         {loading ? 'Opening the interactive explorer…' : 'Open the interactive explorer'}
       </ScriptButton>

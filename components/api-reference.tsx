@@ -3,6 +3,7 @@
 // only by the explorer's button (components/api-explorer.tsx), with its stylesheet.
 import { useEffect, useRef, useState } from 'react';
 import 'swagger-ui-dist/swagger-ui.css';
+import { Alert } from './notices';
 
 type SwaggerUIBundle = (options: Record<string, unknown>) => unknown;
 
@@ -31,11 +32,13 @@ export function ApiReference() {
 
   return (
     <>
-      {failed && (
-        <p role="alert" className="notice error">
-          The explorer could not be loaded. The raw document is at <a href="/openapi.json">/openapi.json</a>.
-        </p>
-      )}
+      <Alert>
+        {failed && (
+          <>
+            The explorer could not be loaded. The raw document is at <a href="/openapi.json">/openapi.json</a>.
+          </>
+        )}
+      </Alert>
       <div ref={container} className="swagger-host" />
     </>
   );

@@ -3,6 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { postAuthForm, reachedDestination, type AuthAnswer } from '@/lib/api-client/auth';
 import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sessions/sign-in-refusal';
+import { Alert } from './notices';
 import { SubmitActions } from './submit-actions';
 
 const plural = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -68,9 +69,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
       </div>
       <SubmitActions busy={busy} label="Sign in" busyLabel="Signing in…" />
       <div className="notice-area">
-        <p role="alert" className={alert ? 'notice error' : 'notice'}>
-          {alert}
-        </p>
+        <Alert>{alert}</Alert>
       </div>
     </form>
   );

@@ -3,6 +3,7 @@
 // reaches a server or a log; this page reads it and sends it with the new password.
 import { useEffect, useState, type FormEvent } from 'react';
 import { PASSWORD_LINK_MESSAGES, SECRET_SHAPE } from '@/lib/auth/passwords/link-shape';
+import { Alert } from './notices';
 import { SubmitActions } from './submit-actions';
 
 export type LinkCheck = { usable: true; email: string } | { usable: false; message: string };
@@ -72,11 +73,7 @@ export function SetPasswordForm({ minLength, actions }: { minLength: number; act
     <section className="card narrow" aria-labelledby="set-password-heading">
       <h1 id="set-password-heading">Set your password</h1>
       {stage.kind === 'checking' && <p className="muted">Checking the link…</p>}
-      {stage.kind === 'refused' && (
-        <p role="alert" className="notice error">
-          {stage.message}
-        </p>
-      )}
+      <Alert>{stage.kind === 'refused' && stage.message}</Alert>
       {stage.kind === 'done' && (
         <div role="status" className="notice success">
           <p>Password set for {stage.email}.</p>

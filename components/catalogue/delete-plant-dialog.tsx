@@ -5,6 +5,7 @@
 import { useState } from 'react';
 import { deletePlant, getPlant } from '@/lib/api-client/plants';
 import { Dialog } from '../dialog';
+import { Alert } from '../notices';
 import { UNREACHABLE_MESSAGE } from '../use-session-token';
 import { describeRow, rowOf, type CatalogueRow } from './versioned-row';
 
@@ -60,9 +61,7 @@ export function DeletePlantDialog({
       <p>
         {describeRow(shown)}, ID <span className="mono">{shown.id}</span>, leaves the catalogue for good.
       </p>
-      <p role="alert" className={alert ? 'notice error' : 'notice'}>
-        {alert}
-      </p>
+      <Alert>{alert}</Alert>
       <div className="dialog-actions">
         <button type="button" className="danger" onClick={confirm} disabled={busy}>
           {busy ? 'Deleting…' : 'Delete'}

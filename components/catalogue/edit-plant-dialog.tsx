@@ -11,6 +11,7 @@ import { NAME_MAX_LENGTH, TAG_MAX_LENGTH } from '@/lib/schemas/limits';
 import type { PlantEdit, PlantEditFormInput } from '@/lib/schemas/plant';
 import { deferredResolver } from '../deferred-resolver';
 import { Dialog } from '../dialog';
+import { Alert } from '../notices';
 import { TextField } from '../text-field';
 import { UNREACHABLE_MESSAGE } from '../use-session-token';
 import { describeRow, rowOf, type CatalogueRow } from './versioned-row';
@@ -109,9 +110,7 @@ export function EditPlantDialog({
           registration={register('tag')}
           maxLength={TAG_MAX_LENGTH * 2}
         />
-        <p role="alert" className={alert ? 'notice error' : 'notice'}>
-          {alert}
-        </p>
+        <Alert>{alert}</Alert>
         <div className="dialog-actions">
           <button type="submit" disabled={isSubmitting || gone}>
             {isSubmitting ? 'Saving…' : 'Save'}

@@ -8,6 +8,7 @@ import { CSV_COLUMNS } from '@/lib/csv/plant-columns';
 import type { CsvRecord, ParsedCsv } from '@/lib/csv/plants-csv';
 import { BATCH_MAX_ITEMS } from '@/lib/schemas/limits';
 import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from '../use-session-token';
+import { Alert } from '../notices';
 import { useHydrated } from '../use-hydrated';
 import { saveFile } from '../save-file';
 import { ImportResults, RowAndColumnHeaders, type Outcome } from './import-results';
@@ -142,9 +143,7 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
             aria-describedby={fileProblem ? 'csv-file-problem' : undefined}
           />
         </div>
-        <p id="csv-file-problem" role="alert" className={fileProblem ? 'notice error' : 'notice'}>
-          {fileProblem}
-        </p>
+        <Alert id="csv-file-problem">{fileProblem}</Alert>
       </section>
 
       {file && (

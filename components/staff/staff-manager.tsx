@@ -2,6 +2,7 @@
 import { useActionState, useState } from 'react';
 import { ROLE_LABELS, ROLES, type Role } from '@/lib/auth/scopes';
 import { ConfirmAction } from '../confirm-action';
+import { Alert } from '../notices';
 import { OneTimeLink } from '../one-time-link';
 import { Timestamp } from '../timestamp';
 import { SubmitActions } from '../submit-actions';
@@ -98,11 +99,7 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
         {state.kind === 'created' && (
           <OneTimeLink key={state.linkPath} email={state.email} path={state.linkPath} intro={`Account for ${state.email} created.`} />
         )}
-        {state.kind === 'error' && (
-          <p role="alert" className="notice error">
-            {state.message}
-          </p>
-        )}
+        <Alert>{state.kind === 'error' && state.message}</Alert>
       </section>
 
       <section className="card" aria-labelledby="accounts-heading">

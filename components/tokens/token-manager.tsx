@@ -2,6 +2,7 @@
 import { useActionState } from 'react';
 import { DEFAULT_TOKEN_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/auth/scopes';
 import { ConfirmAction } from '../confirm-action';
+import { Alert } from '../notices';
 import { SecretBox } from '../secret-box';
 import { Timestamp } from '../timestamp';
 import { SubmitActions } from '../submit-actions';
@@ -81,11 +82,7 @@ export function TokenManager({ tokens, scopes, everyone, actions }: { tokens: To
             </p>
           </SecretBox>
         )}
-        {state.kind === 'error' && (
-          <p role="alert" className="notice error">
-            {state.message}
-          </p>
-        )}
+        <Alert>{state.kind === 'error' && state.message}</Alert>
       </section>
 
       <section className="card" aria-labelledby="list-heading">

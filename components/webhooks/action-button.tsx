@@ -1,6 +1,7 @@
 'use client';
 import { useState, useTransition } from 'react';
 import type { ActionOutcome } from '../confirm-action';
+import { Alert } from '../notices';
 import { ScriptButton } from '../script-button';
 
 /** A button that runs a server action, and says what went wrong if it did not work. */
@@ -22,11 +23,7 @@ export function ActionButton({ label, name, run, className = 'secondary' }: { la
       >
         {label}
       </ScriptButton>
-      {message && (
-        <span role="alert" className="notice error">
-          {message}
-        </span>
-      )}
+      <Alert as="span">{message}</Alert>
     </>
   );
 }

@@ -5,6 +5,7 @@
 // seconds.
 import { useRouter } from 'next/navigation';
 import { useActionState, useEffect } from 'react';
+import { Alert } from '../notices';
 import { SecretBox } from '../secret-box';
 import { SubmitActions } from '../submit-actions';
 import { ScriptButton } from '../script-button';
@@ -67,11 +68,7 @@ export function WebhookManager({
             </p>
           </SecretBox>
         )}
-        {state.kind === 'error' && (
-          <p role="alert" className="notice error">
-            {state.message}
-          </p>
-        )}
+        <Alert>{state.kind === 'error' && state.message}</Alert>
       </section>
       {endpoints.length === 0 ? (
         <section className="card" aria-label="Endpoints">

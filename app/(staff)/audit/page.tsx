@@ -1,5 +1,6 @@
 import type { Metadata } from 'next';
 import Link from 'next/link';
+import { Alert } from '@/components/notices';
 import { Timestamp } from '@/components/timestamp';
 import { AUDIT_ACTIONS } from '@/lib/audit/actions';
 import { listAuditRecords, type AuditRecord } from '@/lib/audit/service';
@@ -117,11 +118,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
             <Link href={hrefWith({ action: filters.action, actor: filters.actor })}>Show everything</Link>
           </p>
         )}
-        {problem && (
-          <p role="alert" className="notice error">
-            {problem}
-          </p>
-        )}
+        <Alert>{problem}</Alert>
       </section>
 
       <section className="card" aria-labelledby="records-heading">

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { Alert } from '@/components/notices';
 import { Timestamp } from '@/components/timestamp';
 import { backupSettings, DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/backups/config';
 import { listBackups, type BackupFile } from '@/lib/backups/files';
@@ -53,11 +54,7 @@ export default async function BackupsPage() {
             default {DEFAULT_BACKUP_KEEP}) and restart the server; <span className="mono">npm run db -- backup</span> takes one by hand.
           </p>
         )}
-        {(problem ?? folder.problem) && (
-          <p role="alert" className="notice error">
-            {problem ?? folder.problem}
-          </p>
-        )}
+        <Alert>{problem ?? folder.problem}</Alert>
         {settings && (
           <p>
             Since the server started: {status.succeeded} {status.succeeded === 1 ? 'backup' : 'backups'} written

@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { CatalogueSearch } from '@/components/catalogue/catalogue-search';
 import { CatalogueView } from '@/components/catalogue/catalogue-view';
 import type { CatalogueRow } from '@/components/catalogue/versioned-row';
+import { Alert } from '@/components/notices';
 import { issueSessionToken } from '@/lib/auth/tokens/session-token';
 import { requireStaff } from '@/lib/auth/sessions/current-staff';
 import { ApiError } from '@/lib/errors';
@@ -49,11 +50,13 @@ export default async function CataloguePage({ searchParams }: { searchParams: Se
         <h1 id="catalogue-heading">Catalogue</h1>
         {/* Keyed by the filter: its inputs start from the address again when the address changes. */}
         <CatalogueSearch key={`${filter.q ?? ''}\n${filter.tag ?? ''}`} q={filter.q ?? ''} tag={filter.tag ?? ''} sort={parsed.success ? parsed.data.sort : undefined} />
-        {problem && (
-          <p role="alert" className="notice error">
-            This address does not name a page of the catalogue ({problem}). <a href="/catalogue">Show the newest plants</a>.
-          </p>
-        )}
+        <Alert>
+          {problem && (
+            <>
+              This address does not name a page of the catalogue ({problem}). <a href="/catalogue">Show the newest plants</a>.
+            </>
+          )}
+        </Alert>
       </section>
       <CatalogueView
         key={address.toString()}
