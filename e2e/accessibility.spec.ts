@@ -1,5 +1,6 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
+import { startReceiver } from '../test/support/receiver';
 import { addMember } from './support/accounts';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
@@ -137,6 +138,25 @@ test.describe('axe finds no serious or critical violations', () => {
     await page.goto('/staff');
     await expect(page.getByRole('heading', { name: 'Admins only' })).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('on the webhooks page at 1280 px, with an endpoint and its delivery', async ({ page, signIn }) => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    const receiver = await startReceiver();
+    try {
+      // A path of its own, so that this endpoint's card is the only one of its name.
+      const url = `${receiver.url}?axe=${Date.now()}`;
+      await signIn('/webhooks');
+      await page.getByLabel('URL').fill(url);
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      receiver.setSecret((await page.getByRole('status').filter({ hasText: `Endpoint ${url} added.` }).getByLabel('Signing secret').textContent())!);
+      const endpoint = page.getByRole('region', { name: url });
+      await endpoint.getByRole('button', { name: `Send test event to ${url}` }).click();
+      await expect(endpoint.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('Delivered', { timeout: 15_000 });
+      expect(await seriousViolations(page)).toEqual([]);
+    } finally {
+      await receiver.close();
+    }
   });
 
   test('on the backups page, listing a backup', async ({ page, signIn }) => {

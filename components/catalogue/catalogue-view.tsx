@@ -7,8 +7,8 @@
 import Link from 'next/link';
 import { useCallback, useRef, useState } from 'react';
 import type { PlantSortValue } from '@/lib/schemas/list';
+import { DataTable, TimeCell } from '../data-table';
 import { Notices, type Notice } from '../notices';
-import { Timestamp } from '../timestamp';
 import { useBearer, type SessionToken } from '../use-session-token';
 import { BulkDeleteDialog, type BulkOutcome } from './bulk-delete-dialog';
 import { DeletePlantDialog } from './delete-plant-dialog';
@@ -172,68 +172,62 @@ export function CatalogueView(props: {
               </>
             )}
           </div>
-          <div className="table-scroll">
-            <table className="catalogue" aria-describedby="results-summary">
-              <thead>
-                <tr>
-                  <th scope="col" className="select-cell">
-                    <input
-                      type="checkbox"
-                      aria-label="Select every plant on this page"
-                      checked={allSelected}
-                      onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((row) => row.id)) : new Set())}
-                    />
-                  </th>
-                  <SortHeader label="Name" column="name" sort={sort} filter={filter} firstWay="ascending" />
-                  <th scope="col">Tag</th>
-                  <SortHeader label="ID" column="id" sort={sort} filter={filter} firstWay="ascending" />
-                  <SortHeader label="Added" column="created" sort={sort} filter={filter} firstWay="descending" />
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((row) => (
-                  <tr key={row.id}>
-                    <td className="select-cell">
-                      <input type="checkbox" aria-label={`Select ${row.name}`} checked={selected.has(row.id)} onChange={(event) => toggle(row.id, event.target.checked)} />
-                    </td>
-                    <td className="name-cell">{row.name}</td>
-                    <td className="tag-cell">{row.tag ?? <span className="muted">none</span>}</td>
-                    <td className="id-cell">
-                      <span className="mono id-text">{row.id}</span>
-                    </td>
-                    <td className="optional added-cell">
-                      <Timestamp iso={row.addedAt} />
-                    </td>
-                    <td className="actions-cell">
-                      <div className="row-actions">
-                        <ScriptButton className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'edit', row }))}>
-                          Edit<span className="visually-hidden"> {row.name}</span>
-                        </ScriptButton>
-                        <ScriptButton className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'delete', row }))}>
-                          Delete<span className="visually-hidden"> {row.name}</span>
-                        </ScriptButton>
-                        {showHistory && (
-                          <Link className="history-link" href={`/audit?${new URLSearchParams({ target: `plant:${row.id}` })}`}>
-                            History<span className="visually-hidden"> of {row.name}</span>
-                          </Link>
-                        )}
-                      </div>
-                      <RowMenu
-                        row={row}
-                        historyHref={showHistory ? `/audit?${new URLSearchParams({ target: `plant:${row.id}` })}` : undefined}
-                        onEdit={() => (setNotice(null), setOpen({ kind: 'edit', row }))}
-                        onDelete={() => (setNotice(null), setOpen({ kind: 'delete', row }))}
-                        onCopied={(text) => setNotice({ kind: 'success', text })}
-                      />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="results-heading"
+            className="catalogue"
+            describedBy="results-summary"
+            columns={[
+              <th scope="col" className="select-cell" key="select">
+                <input
+                  type="checkbox"
+                  aria-label="Select every plant on this page"
+                  checked={allSelected}
+                  onChange={(event) => setSelected(event.target.checked ? new Set(rows.map((row) => row.id)) : new Set())}
+                />
+              </th>,
+              <SortHeader key="name" label="Name" column="name" sort={sort} filter={filter} firstWay="ascending" />,
+              'Tag',
+              <SortHeader key="id" label="ID" column="id" sort={sort} filter={filter} firstWay="ascending" />,
+              <SortHeader key="created" label="Added" column="created" sort={sort} filter={filter} firstWay="descending" />,
+              { hidden: 'Actions' },
+            ]}
+          >
+            {rows.map((row) => (
+              <tr key={row.id}>
+                <td className="select-cell">
+                  <input type="checkbox" aria-label={`Select ${row.name}`} checked={selected.has(row.id)} onChange={(event) => toggle(row.id, event.target.checked)} />
+                </td>
+                <td className="name-cell">{row.name}</td>
+                <td className="tag-cell">{row.tag ?? <span className="muted">none</span>}</td>
+                <td className="id-cell">
+                  <span className="mono id-text">{row.id}</span>
+                </td>
+                <TimeCell className="optional added-cell" iso={row.addedAt} />
+                <td className="actions-cell">
+                  <div className="row-actions">
+                    <ScriptButton className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'edit', row }))}>
+                      Edit<span className="visually-hidden"> {row.name}</span>
+                    </ScriptButton>
+                    <ScriptButton className="secondary" onClick={() => (setNotice(null), setOpen({ kind: 'delete', row }))}>
+                      Delete<span className="visually-hidden"> {row.name}</span>
+                    </ScriptButton>
+                    {showHistory && (
+                      <Link className="history-link" href={`/audit?${new URLSearchParams({ target: `plant:${row.id}` })}`}>
+                        History<span className="visually-hidden"> of {row.name}</span>
+                      </Link>
+                    )}
+                  </div>
+                  <RowMenu
+                    row={row}
+                    historyHref={showHistory ? `/audit?${new URLSearchParams({ target: `plant:${row.id}` })}` : undefined}
+                    onEdit={() => (setNotice(null), setOpen({ kind: 'edit', row }))}
+                    onDelete={() => (setNotice(null), setOpen({ kind: 'delete', row }))}
+                    onCopied={(text) => setNotice({ kind: 'success', text })}
+                  />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         </>
       )}
 

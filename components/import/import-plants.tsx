@@ -9,9 +9,10 @@ import type { CsvRecord, ParsedCsv } from '@/lib/csv/plants-csv';
 import { BATCH_MAX_ITEMS } from '@/lib/schemas/limits';
 import { UNREACHABLE_MESSAGE, useBearer, type SessionToken } from '../use-session-token';
 import { Alert } from '../notices';
+import { DataTable } from '../data-table';
 import { useHydrated } from '../use-hydrated';
 import { saveFile } from '../save-file';
-import { ImportResults, RowAndColumnHeaders, type Outcome } from './import-results';
+import { ImportResults, ROW_AND_FILE_COLUMNS, type Outcome } from './import-results';
 
 // A catalogue of a hundred thousand plants is a few megabytes of CSV.
 const MAX_FILE_BYTES = 20 * 1024 * 1024;
@@ -158,38 +159,29 @@ export function ImportPlants({ sessionToken }: { sessionToken: SessionToken }) {
           </ul>
           {invalid.length > 0 && (
             <>
-              <h3>Rows with problems</h3>
+              <h3 id="problems-heading">Rows with problems</h3>
               <p className="muted">Row numbers count the header as row 1, as a spreadsheet does.</p>
-              <div className="table-scroll">
-                <table>
-                  <thead>
-                    <tr>
-                      <RowAndColumnHeaders />
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {invalid.slice(0, PROBLEMS_SHOWN).map((record) => (
-                      <tr key={record.row}>
-                        <td>
-                          {record.row}
-                          {record.problems.row && <span className="cell-problem">{record.problems.row}</span>}
-                        </td>
-                        {CSV_COLUMNS.map((column) => (
-                          <td key={column} className={record.problems[column] ? 'problem' : undefined}>
-                            {record.values[column] || <span className="muted">empty</span>}
-                            {record.problems[column] && (
-                              <span className="cell-problem">
-                                <span className="visually-hidden">Problem: </span>
-                                {record.problems[column]}
-                              </span>
-                            )}
-                          </td>
-                        ))}
-                      </tr>
+              <DataTable labelledBy="problems-heading" columns={ROW_AND_FILE_COLUMNS}>
+                {invalid.slice(0, PROBLEMS_SHOWN).map((record) => (
+                  <tr key={record.row}>
+                    <td>
+                      {record.row}
+                      {record.problems.row && <span className="cell-problem">{record.problems.row}</span>}
+                    </td>
+                    {CSV_COLUMNS.map((column) => (
+                      <td key={column} className={record.problems[column] ? 'problem' : undefined}>
+                        {record.values[column] || <span className="muted">empty</span>}
+                        {record.problems[column] && (
+                          <span className="cell-problem">
+                            <span className="visually-hidden">Problem: </span>
+                            {record.problems[column]}
+                          </span>
+                        )}
+                      </td>
                     ))}
-                  </tbody>
-                </table>
-              </div>
+                  </tr>
+                ))}
+              </DataTable>
               {invalid.length > PROBLEMS_SHOWN && (
                 <p className="muted">
                   The first {PROBLEMS_SHOWN} are shown; all of them are listed after the import, and in its file of failed rows.

@@ -3,6 +3,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { CSV_COLUMNS } from '@/lib/csv/plant-columns';
 import type { CsvRecord } from '@/lib/csv/plants-csv';
+import { DataTable, type Column } from '../data-table';
 
 export type Outcome =
   | { kind: 'created' }
@@ -19,19 +20,8 @@ const LABEL: Record<Outcome['kind'], string> = {
 const ROWS_PER_PAGE = 100;
 const failed = (outcome: Outcome) => outcome.kind !== 'created' && outcome.kind !== 'existing';
 
-/** A table's headers for a file's rows: the row number, then the file's columns. */
-export function RowAndColumnHeaders() {
-  return (
-    <>
-      <th scope="col">Row</th>
-      {CSV_COLUMNS.map((column) => (
-        <th scope="col" key={column}>
-          {column}
-        </th>
-      ))}
-    </>
-  );
-}
+/** The columns of a table of a file's rows: the row number, then the file's columns. */
+export const ROW_AND_FILE_COLUMNS: Column[] = ['Row', ...CSV_COLUMNS];
 
 export function ImportResults({
   records,
@@ -96,35 +86,25 @@ export function ImportResults({
       {listed.length === 0 ? (
         <p className="empty">Every row was imported or was already there.</p>
       ) : (
-        <div className="table-scroll">
-          <table>
-            <caption className="visually-hidden">
-              Rows {first + 1} to {Math.min(first + ROWS_PER_PAGE, listed.length)} of {listed.length}
-            </caption>
-            <thead>
-              <tr>
-                <RowAndColumnHeaders />
-                <th scope="col">Result</th>
-              </tr>
-            </thead>
-            <tbody>
-              {listed.slice(first, first + ROWS_PER_PAGE).map(({ record, outcome }) => (
-                <tr key={record.row}>
-                  <td>{record.row}</td>
-                  {CSV_COLUMNS.map((column) => (
-                    <td key={column} className={column === 'id' ? 'mono' : undefined}>
-                      {record.values[column]}
-                    </td>
-                  ))}
-                  <td className={failed(outcome) ? 'problem' : undefined}>
-                    {LABEL[outcome.kind]}
-                    {'message' in outcome && <span className="cell-problem">{outcome.message}</span>}
-                  </td>
-                </tr>
+        <DataTable
+          caption={`Rows ${first + 1} to ${Math.min(first + ROWS_PER_PAGE, listed.length)} of ${listed.length}`}
+          columns={[...ROW_AND_FILE_COLUMNS, 'Result']}
+        >
+          {listed.slice(first, first + ROWS_PER_PAGE).map(({ record, outcome }) => (
+            <tr key={record.row}>
+              <td>{record.row}</td>
+              {CSV_COLUMNS.map((column) => (
+                <td key={column} className={column === 'id' ? 'mono' : undefined}>
+                  {record.values[column]}
+                </td>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <td className={failed(outcome) ? 'problem' : undefined}>
+                {LABEL[outcome.kind]}
+                {'message' in outcome && <span className="cell-problem">{outcome.message}</span>}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       )}
       {pages > 1 && (
         <nav aria-label="Result pages" className="pager">

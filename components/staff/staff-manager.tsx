@@ -2,9 +2,9 @@
 import { useActionState, useState } from 'react';
 import { ROLE_LABELS, ROLES, type Role } from '@/lib/auth/scopes';
 import { ConfirmAction } from '../confirm-action';
+import { DataTable, TimeCell } from '../data-table';
 import { Alert } from '../notices';
 import { OneTimeLink } from '../one-time-link';
-import { Timestamp } from '../timestamp';
 import { SubmitActions } from '../submit-actions';
 import type { AddStaffState, StaffActions } from './staff-actions';
 
@@ -105,39 +105,22 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
       <section className="card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
         {reset && <OneTimeLink key={reset.path} email={reset.email} path={reset.path} intro={`Password of ${reset.email} reset.`} />}
-        <div className="table-scroll">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Email</th>
-                <th scope="col">Role</th>
-                <th scope="col">Status</th>
-                <th scope="col">Last sign-in</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {accounts.map((row) => (
-                <tr key={row.id}>
-                  <td>
-                    {row.email}
-                    {row.id === me && <span className="muted"> (you)</span>}
-                  </td>
-                  <td>{ROLE_LABELS[row.role]}</td>
-                  <td>{statusOf(row)}</td>
-                  <td>
-                    <Timestamp iso={row.lastSignInAt} none="never" />
-                  </td>
-                  <td>
-                    <RowActions row={row} actions={actions} onLink={(email, path) => setReset({ email, path })} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Last sign-in', { hidden: 'Actions' }]}>
+          {accounts.map((row) => (
+            <tr key={row.id}>
+              <td>
+                {row.email}
+                {row.id === me && <span className="muted"> (you)</span>}
+              </td>
+              <td>{ROLE_LABELS[row.role]}</td>
+              <td>{statusOf(row)}</td>
+              <TimeCell iso={row.lastSignInAt} none="never" />
+              <td>
+                <RowActions row={row} actions={actions} onLink={(email, path) => setReset({ email, path })} />
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
     </>
   );

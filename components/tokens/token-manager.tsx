@@ -2,9 +2,9 @@
 import { useActionState } from 'react';
 import { DEFAULT_TOKEN_SCOPES, SCOPE_DESCRIPTIONS, type Scope } from '@/lib/auth/scopes';
 import { ConfirmAction } from '../confirm-action';
+import { DataTable, TimeCell } from '../data-table';
 import { Alert } from '../notices';
 import { SecretBox } from '../secret-box';
-import { Timestamp } from '../timestamp';
 import { SubmitActions } from '../submit-actions';
 import type { CreateTokenState, TokenActions } from './token-actions';
 
@@ -91,50 +91,29 @@ export function TokenManager({ tokens, scopes, everyone, actions }: { tokens: To
         {tokens.length === 0 ? (
           <p className="muted">{everyone ? 'There are no tokens yet.' : 'You have no tokens yet.'}</p>
         ) : (
-          <div className="table-scroll">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  {everyone && <th scope="col">Owner</th>}
-                  <th scope="col">Token</th>
-                  <th scope="col">Scopes</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {tokens.map((row) => (
-                  <tr key={row.id}>
-                    <td>{row.name}</td>
-                    {everyone && <td>{row.owner ?? <span className="muted">operator (CLI)</span>}</td>}
-                    <td className="mono nowrap">{row.prefix}…</td>
-                    <td className="scope-list">
-                      {row.scopes.map((scope) => (
-                        <code key={scope}>{scope}</code>
-                      ))}
-                    </td>
-                    <td>
-                      <Timestamp iso={row.createdAt} />
-                    </td>
-                    <td>
-                      <Timestamp iso={row.lastUsedAt} none="never" />
-                    </td>
-                    <td>
-                      <Timestamp iso={row.expiresAt} none="never" />
-                    </td>
-                    <td>
-                      <RevokeCell row={row} revokeTokenAction={actions.revokeTokenAction} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <DataTable
+            labelledBy="list-heading"
+            columns={['Name', everyone && 'Owner', 'Token', 'Scopes', 'Created', 'Last used', 'Expires', { hidden: 'Actions' }]}
+          >
+            {tokens.map((row) => (
+              <tr key={row.id}>
+                <td>{row.name}</td>
+                {everyone && <td>{row.owner ?? <span className="muted">operator (CLI)</span>}</td>}
+                <td className="mono nowrap">{row.prefix}…</td>
+                <td className="scope-list">
+                  {row.scopes.map((scope) => (
+                    <code key={scope}>{scope}</code>
+                  ))}
+                </td>
+                <TimeCell iso={row.createdAt} />
+                <TimeCell iso={row.lastUsedAt} none="never" />
+                <TimeCell iso={row.expiresAt} none="never" />
+                <td>
+                  <RevokeCell row={row} revokeTokenAction={actions.revokeTokenAction} />
+                </td>
+              </tr>
+            ))}
+          </DataTable>
         )}
       </section>
     </>

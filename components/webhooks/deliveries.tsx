@@ -1,5 +1,5 @@
 // An endpoint's recent deliveries: each event, how its attempts went, and Resend for a failed one.
-import { Timestamp } from '../timestamp';
+import { DataTable, TimeCell } from '../data-table';
 import { ActionButton } from './action-button';
 import type { WebhookActions } from './webhook-actions';
 
@@ -26,52 +26,32 @@ function statusLabel(delivery: DeliveryView): string {
 export function Deliveries({ url, deliveries, resendDeliveryAction }: { url: string; deliveries: DeliveryView[]; resendDeliveryAction: WebhookActions['resendDeliveryAction'] }) {
   if (deliveries.length === 0) return <p className="muted">No deliveries yet. Send a test event to try it.</p>;
   return (
-    <div className="table-scroll">
-      <table>
-        <caption className="visually-hidden">Recent deliveries to {url}</caption>
-        <thead>
-          <tr>
-            <th scope="col">Event</th>
-            <th scope="col">Status</th>
-            <th scope="col">Attempt</th>
-            <th scope="col">Answer</th>
-            <th scope="col">Duration</th>
-            <th scope="col">Next retry</th>
-            <th scope="col">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {deliveries.map((delivery) => (
-            <tr key={delivery.id}>
-              <td>
-                {delivery.eventType}
-                {delivery.plantId && <span className="muted"> · plant {delivery.plantId}</span>}
-                <br />
-                <span className="mono muted small">{delivery.messageId}</span>
-              </td>
-              <td>
-                <span className={`badge badge-${delivery.status}`}>{statusLabel(delivery)}</span>
-              </td>
-              <td>{delivery.attempts}</td>
-              <td>
-                {delivery.lastStatusCode ?? (delivery.lastError ? '' : <span className="muted">-</span>)}
-                {delivery.lastError && <span className="small"> {delivery.lastError}</span>}
-              </td>
-              <td className="nowrap">{delivery.lastDurationMs === null ? <span className="muted">-</span> : `${delivery.lastDurationMs} ms`}</td>
-              <td>
-                <Timestamp iso={delivery.nextAttemptAt} precision="second" />
-              </td>
-              <td>
-                {delivery.status === 'failed' && (
-                  <ActionButton label="Resend" name={`Resend ${delivery.eventType} ${delivery.messageId}`} run={() => resendDeliveryAction(delivery.id)} />
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable caption={`Recent deliveries to ${url}`} columns={['Event', 'Status', 'Attempt', 'Answer', 'Duration', 'Next retry', { hidden: 'Actions' }]}>
+      {deliveries.map((delivery) => (
+        <tr key={delivery.id}>
+          <td>
+            {delivery.eventType}
+            {delivery.plantId && <span className="muted"> · plant {delivery.plantId}</span>}
+            <br />
+            <span className="mono muted small">{delivery.messageId}</span>
+          </td>
+          <td>
+            <span className={`badge badge-${delivery.status}`}>{statusLabel(delivery)}</span>
+          </td>
+          <td>{delivery.attempts}</td>
+          <td>
+            {delivery.lastStatusCode ?? (delivery.lastError ? '' : <span className="muted">-</span>)}
+            {delivery.lastError && <span className="small"> {delivery.lastError}</span>}
+          </td>
+          <td className="nowrap">{delivery.lastDurationMs === null ? <span className="muted">-</span> : `${delivery.lastDurationMs} ms`}</td>
+          <TimeCell iso={delivery.nextAttemptAt} precision="second" />
+          <td>
+            {delivery.status === 'failed' && (
+              <ActionButton label="Resend" name={`Resend ${delivery.eventType} ${delivery.messageId}`} run={() => resendDeliveryAction(delivery.id)} />
+            )}
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

@@ -1,4 +1,5 @@
 import type { Metadata } from 'next';
+import { DataTable, TimeCell } from '@/components/data-table';
 import { Alert } from '@/components/notices';
 import { Timestamp } from '@/components/timestamp';
 import { backupSettings, DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/backups/config';
@@ -75,36 +76,20 @@ export default async function BackupsPage() {
           {folder.files.length === 0 ? (
             <p className="muted">No backups yet.</p>
           ) : (
-            <div className="table-scroll">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">File</th>
-                    <th scope="col">Written</th>
-                    <th scope="col">Size</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Download</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {folder.files.map((file) => (
-                    <tr key={file.name}>
-                      <td className="mono">{file.name}</td>
-                      <td>
-                        <Timestamp iso={file.modifiedAt.toISOString()} precision="second" />
-                      </td>
-                      <td>{size(file.bytes)}</td>
-                      <td>
-                        <a href={`/backups/${file.name}`} download aria-label={`Download ${file.name}`}>
-                          Download
-                        </a>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+            <DataTable labelledBy="files-heading" columns={['File', 'Written', 'Size', { hidden: 'Download' }]}>
+              {folder.files.map((file) => (
+                <tr key={file.name}>
+                  <td className="mono">{file.name}</td>
+                  <TimeCell iso={file.modifiedAt.toISOString()} precision="second" />
+                  <td>{size(file.bytes)}</td>
+                  <td>
+                    <a href={`/backups/${file.name}`} download aria-label={`Download ${file.name}`}>
+                      Download
+                    </a>
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           )}
         </section>
       )}
