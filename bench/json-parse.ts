@@ -5,7 +5,7 @@
 //                 close to 2 MiB; MB/s and ms a body
 //   bound pass    jsonBoundBroken, the one pass over the text that checks depth and the count of
 //                 values before any parse; MB/s on the same body
-//   refusal       the same pass on a 2 MB body of a million ignored zeros, which it refuses at the
+//   refusal       the same pass on a body of a million ignored zeros, which it refuses at the
 //                 16,001st value: ms a body
 //
 // Options: --json FILE (write the figures there too), --rounds N (default 20).

@@ -16,7 +16,7 @@
 //   floor POST/GET /plants        bench/floor-server.mjs: the same work on bare node:http and
 //                                 better-sqlite3, no framework and no ORM
 //   json                          reading a JSON body in-process (bench/json-parse.ts): the exact
-//                                 parser's MB/s on a 2 MB batch, the bound pass's, and the refusal
+//                                 parser's MB/s on the largest batch, the bound pass's, and the refusal
 //                                 of a body of a million ignored zeros
 //   webhook POST /plants          the real route again, on a server with one webhook endpoint: every
 //                                 create is also delivered, signed, to a local receiver
@@ -28,7 +28,7 @@
 // Builds the app (unless --no-build or BENCH_SKIP_BUILD=1), makes a fresh SQLite database and an
 // API token under .tmp/bench-<pid>/, starts what `npm start` runs (.next/standalone/start.mjs) (or `next start`
 // with BENCH_SERVER=next-start), drives each target with autocannon after a warm-up whose results are
-// discarded, samples the server's RSS every 100 ms, prints a table and writes the full results to
+// discarded, samples the server's RSS ten times a second, prints a table and writes the full results to
 // bench/results/<timestamp>.json. Exits 1 when any target had an error or a non-2xx answer.
 // Everything it started is stopped, and the temporary folder removed, on success, failure or Ctrl-C.
 //

@@ -1,6 +1,7 @@
 'use client';
-// The interactive explorer (Swagger UI) on demand: its 1.5 MB bundle and its stylesheet are
-// fetched and run only when someone asks for them, never as the page loads.
+// The interactive explorer (Swagger UI) on demand: its bundle, the largest of the site
+// (docs/performance.md#lighthouse), and its stylesheet are fetched and run only when someone asks
+// for them, never as the page loads.
 import { useEffect, useRef, useState, type ComponentType } from 'react';
 import { Alert } from './notices';
 import { ScriptButton } from './script-button';

@@ -1,6 +1,7 @@
 'use client';
 // Signs out the way next-auth's signOut() does (CSRF token, then POST /api/auth/signout) without
-// next-auth/react, which cost every staff page 8 KB more of gzipped JavaScript for this one click.
+// next-auth/react, which added to every staff page's JavaScript for this one click
+// (docs/performance.md#page-weight).
 import { useState } from 'react';
 import { postAuthForm } from '@/lib/api-client/auth';
 import { ScriptButton } from './script-button';

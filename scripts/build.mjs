@@ -6,7 +6,7 @@
 // handlers without Next's router.
 // Last, npm start's steps (scripts/start.ts) and the operator commands are bundled into plain
 // JavaScript beside it, with the packages they use, so starting the server does not wait for a
-// TypeScript compiler (tsx took 0.65 s of every start) and a deployment needs neither tsx nor lib/.
+// TypeScript compiler (docs/performance.md#start-up) and a deployment needs neither tsx nor lib/.
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';

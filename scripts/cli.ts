@@ -11,8 +11,8 @@ export function runCli(usage: string, main: () => Promise<void>): void {
   // A command lives for a fraction of a second, and Prisma's query compiler and migration engine
   // are WebAssembly, which V8 compiles once quickly (Liftoff) and again, optimized, in the
   // background: that second compilation was about half of a command's CPU and never paid for
-  // itself (`token list`: about 0.5 s of user CPU, 0.25 s without it). Set before the first query, which is
-  // when Prisma compiles its module.
+  // itself (docs/performance.md#start-up). Set before the first query, which is when Prisma
+  // compiles its module.
   setFlagsFromString('--liftoff-only');
   // stdout is the command's own output (a new token is its last line); log lines go beside errors.
   sendInfoLogsToStderr();

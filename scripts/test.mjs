@@ -1,15 +1,15 @@
 // npm test: build the production server, then run every suite against it. Steps that share nothing
 // (each has its own databases, servers and ports) run side by side; their output is held and
-// printed, whole, as each ends. The unit and database tests need no server and run beside the build;
-// the API, CLI and browser suites start as soon as the build is done. Last come the tests that time
-// the server or the pages, which need the machine kept free of the other suites: the files that time
-// the server under a burst of their own (a health check within a second of it; and the differential
-// test, vitest.config.ts), one engine beside the other, since each engine's burst leaves its checks
-// far inside their bounds (the slowest health answer seen with the two side by side was 316 ms of the
-// 1,000 allowed); then Lighthouse's speed score, with nothing else running but its own two workers
-// (one at a time, its runs left the two cores idle for nearly two thirds of the time; the scores two
-// at a time are in docs/testing.md). Once a step fails nothing more starts, and the run ends, when
-// the steps running have ended, with its exit code.
+// printed, whole, as each ends. The unit and database tests need no server and run beside the
+// build; the API, CLI and browser suites start as soon as the build is done. Last come the tests
+// that time the server or the pages, which need the machine kept free of the other suites: the
+// files that time the server under a burst of their own (a health check within a second of it; and
+// the differential test, vitest.config.ts), one engine beside the other, since each engine's burst
+// leaves its checks far inside their bounds (docs/testing.md#running-the-tests has the slowest
+// health answer seen with the two side by side); then Lighthouse's speed score, with nothing else
+// running but its own two workers (one at a time, its runs left the two cores idle for nearly two
+// thirds of the time; the scores two at a time are in docs/testing.md). Once a step fails nothing
+// more starts, and the run ends, when the steps running have ended, with its exit code.
 import { spawn } from 'node:child_process';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';

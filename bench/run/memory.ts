@@ -62,7 +62,7 @@ export function treeRssKb(owned: OwnedProcess): { kb: number; processes: number 
 
 export type RssSamples = { peakMb: number | null; samples: number; processes: number };
 
-/** Samples the server's RSS every 100 ms until the returned function is called. */
+/** Samples the server's RSS ten times a second until the returned function is called. */
 export function sampleRss(owned: OwnedProcess): () => RssSamples {
   let peakKb = 0;
   let samples = 0;

@@ -3,8 +3,9 @@
 // beside its figure from this run.
 import { measured, type BenchRun, type CatalogueFigures, type Ratio, type TargetRecord } from './results';
 
-// A typical first Next.js + Prisma implementation of POST /plants measured 330-535 req/s on this
-// project's machine; the webhook target is held against the top of that range.
+// What a typical first Next.js + Prisma implementation of POST /plants answered a second on this
+// project's machine, the top of its range (docs/performance.md#npm-run-bench, the webhook target):
+// the webhook target is held against it.
 const TYPICAL_POST_REQ_PER_SEC = 535;
 
 function formatNumber(value: number | null | undefined, digits = 1): string {

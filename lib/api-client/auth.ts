@@ -1,7 +1,7 @@
-// The browser's side of next-auth's endpoints, without next-auth/react (8 KB of gzipped
-// JavaScript for two calls): a CSRF token, then a form POST that answers JSON with where to go
-// next. That destination is a path on this site (lib/http/next-auth-route.ts); on a refusal it is
-// next-auth's own page, with the reason in its `error` parameter.
+// The browser's side of next-auth's endpoints, without next-auth/react (its JavaScript, for two
+// calls: docs/performance.md#page-weight): a CSRF token, then a form POST that answers JSON with
+// where to go next. That destination is a path on this site (lib/http/next-auth-route.ts); on a
+// refusal it is next-auth's own page, with the reason in its `error` parameter.
 
 export type AuthAnswer = {
   status: number;

@@ -5,7 +5,7 @@
 // per write), so an answered write survives a power cut or an operating-system crash. NORMAL: the
 // log is synced at checkpoints only; an answered write survives a crash of the process, but a power
 // cut can lose the last commits (never the file's consistency). FULL is the default because it cost
-// POST /plants less than the 15 % that would have ruled it out
+// POST /plants less than the share that would have ruled it out
 // (docs/performance.md#durability-full-against-normal, docs/decisions.md).
 export const SQLITE_SYNCHRONOUS_MODES = ['NORMAL', 'FULL'] as const;
 export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];

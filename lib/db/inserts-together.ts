@@ -4,8 +4,8 @@
 // decided as it would have been had the calls come one after another (of two with one id, the first
 // inserts and the second finds it). Each caller still makes its own audit records and events (its
 // `record`), and gets its own outcomes. PostgreSQL's plant store is built with it: a create alone
-// cost five round trips and Prisma's work for each, about 2.2 ms of the server's CPU, and a group
-// pays them once (docs/performance.md, Where a create's time goes on PostgreSQL). SQLite's is not:
+// cost five round trips and Prisma's work for each, all paid in the server's CPU, and a group pays
+// them once (docs/performance.md#where-a-creates-time-goes-on-postgresql). SQLite's is not:
 // its connection already shares one commit among the writes of a turn, and statements there cost
 // microseconds (lib/db/sqlite/connection.ts).
 import 'server-only';

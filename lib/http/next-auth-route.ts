@@ -1,15 +1,16 @@
 // /api/auth/*: next-auth's handler, given a request this module has made safe. next-auth's App
-// Router entry reads the whole body before anything can refuse it (one 200 MB password took 12 s
-// and 1.7 GB), takes its origin from X-Forwarded-Host, and answers a callbackUrl it cannot parse
-// with a 500. Its other entry, the one pages/api routes use, takes plain objects; through it, the
-// body is read within a small limit, every callbackUrl is a path on this site, the origin is the
-// configured one, and the answer names no origin a client chose and is never cached. Before
-// anything is read, the path and method must be one of next-auth's endpoints as this app uses them
-// (lib/auth/sessions/next-auth-endpoints.ts; else 404 or 405), and a sign-in is admitted: each
-// client address has an allowance of password attempts a minute (lib/auth/passwords/admission.ts),
-// past which the answer is a 429 with Retry-After (the production server gives the same answer
-// before Next's router once the allowance is spent: lib/http/sign-in-door.ts); one that finds the
-// global cap on password hashing full is a 503 with Retry-After.
+// Router entry reads the whole body before anything can refuse it
+// (docs/performance.md#sign-in-and-password-hashing), takes its origin from X-Forwarded-Host, and
+// answers a callbackUrl it cannot parse with a 500. Its other entry, the one pages/api routes use,
+// takes plain objects; through it, the body is read within a small limit, every callbackUrl is a
+// path on this site, the origin is the configured one, and the answer names no origin a client
+// chose and is never cached. Before anything is read, the path and method must be one of
+// next-auth's endpoints as this app uses them (lib/auth/sessions/next-auth-endpoints.ts; else 404
+// or 405), and a sign-in is admitted: each client address has an allowance of password attempts a
+// minute (lib/auth/passwords/admission.ts), past which the answer is a 429 with Retry-After (the
+// production server gives the same answer before Next's router once the allowance is spent:
+// lib/http/sign-in-door.ts); one that finds the global cap on password hashing full is a 503 with
+// Retry-After.
 import 'server-only';
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';

@@ -38,7 +38,7 @@ export async function unreadableActionBody(request: NextRequest): Promise<ApiErr
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);
   if (!(declared <= ACTION_BODY_LIMIT_BYTES)) return null;
 
-  // proxy.ts reads a copy: Next keeps the body for the page (up to proxyClientMaxBodySize, 10 MB).
+  // proxy.ts reads a copy: Next keeps the body for the page (up to proxyClientMaxBodySize, 10 MiB).
   // Node's parser holds a body to its Content-Length, so this one is within the limit.
   const body = await request.arrayBuffer().catch(() => null);
   if (body === null) return null;

@@ -1,12 +1,12 @@
 // Counts of what a filter matches (X-Total-Count, the catalogue's "1–20 of 3,412"), kept in this
 // process for as long as the plants stay as they were. Counting a search reads every plant it
-// matches, or every plant when the text is one character (on SQLite, two as well; on 100,000
-// plants 10–13 ms for one that matches nearly every plant: docs/performance.md), and a staff
-// member paging through a filter, or a client polling one, asks for the same count again and
-// again. Each count is kept with the store's stamp (PlantStore.countStamp), read before it was
-// counted; it is given again only while the stamp is the same, i.e. while no change to the
-// plants, by any instance or the CLI, has become visible. A count is never older than the request
-// that reads it.
+// matches, or every plant when the text is one character (on SQLite, two as well; the slowest on
+// 100,000 plants is one that matches nearly every plant:
+// docs/performance.md#the-catalogue-on-100000-plants), and a staff member paging through a filter,
+// or a client polling one, asks for the same count again and again. Each count is kept with the
+// store's stamp (PlantStore.countStamp), read before it was counted; it is given again only while
+// the stamp is the same, i.e. while no change to the plants, by any instance or the CLI, has become
+// visible. A count is never older than the request that reads it.
 import 'server-only';
 import { engine } from '../db/engine';
 import type { PlantFilterValues, PlantOrder, PlantPosition } from '../db/stores';

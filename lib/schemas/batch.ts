@@ -7,7 +7,8 @@ import { NewPlant, Plant } from './plant';
 
 /**
  * A batch's body may be larger than one plant's: 1000 NewPlants at their longest, every
- * character written as a \u escape, come to about 1.9 MB.
+ * character written as a \u escape, come to just under this (docs/performance.md#reading-json-bodies
+ * reads such a body).
  */
 export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
 

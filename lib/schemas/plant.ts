@@ -1,7 +1,8 @@
 // The plant schemas: the single source of truth for the API's validation, the staff form and
 // the published OpenAPI document. This module must stay importable by the browser, so it is
-// written with zod/mini: the same engine and the same messages as zod's chained API, and 14 KB
-// less JavaScript (gzipped) for the form page; the forms load it when they first validate.
+// written with zod/mini: the same engine and the same messages as zod's chained API, and less
+// JavaScript for the form page (docs/performance.md#page-weight); the forms load it when they
+// first validate.
 import * as z from 'zod/mini';
 import { INT64_MAX, INT64_MIN, NAME_MAX_LENGTH, TAG_MAX_LENGTH } from './limits';
 import { NO_CONTROL_CHARACTERS, NO_CONTROL_CHARACTERS_MESSAGE } from './text';

@@ -1,14 +1,15 @@
 // JSON that keeps int64 values exact. JSON.parse turns 9007199254740993 into ...992, so integers
 // are read as bigint, and plants are written with their bigint ids as bare numbers.
 //
-// Reading: JSON.parse, which is native (about 240 MB/s here; the character-at-a-time lossless-json
-// that read bodies before managed 10-20 MB/s, so a 2 MB batch of long names held the event loop for
-// 100-200 ms), after one pass over the text that writes each integer literal in a value position as
-// a string marked with U+0001 ("\u0001<digits>"), which the reviver turns into a bigint. A string
-// value that itself begins with U+0001 gets a second one in front, which the reviver takes off, so
-// no client text can pass for a marked integer. The same pass finds a key written twice in one
-// object, which is refused (JSON.parse would silently keep the last; RFC 7493 forbids them).
-// Everything else JSON.parse decides: what it refuses, and the words of the refusal.
+// Reading: JSON.parse, which is native (many times quicker than the character-at-a-time
+// lossless-json that read bodies before, which held the event loop through a batch of long names:
+// docs/performance.md#reading-json-bodies), after one pass over the text that writes each integer
+// literal in a value position as a string marked with U+0001 ("\u0001<digits>"), which the reviver
+// turns into a bigint. A string value that itself begins with U+0001 gets a second one in front,
+// which the reviver takes off, so no client text can pass for a marked integer. The same pass finds
+// a key written twice in one object, which is refused (JSON.parse would silently keep the last; RFC
+// 7493 forbids them). Everything else JSON.parse decides: what it refuses, and the words of the
+// refusal.
 
 const INTEGER_LITERAL = /^-?(?:0|[1-9]\d*)$/;
 
@@ -19,8 +20,8 @@ const INTEGER_LITERAL = /^-?(?:0|[1-9]\d*)$/;
  *   stack the caller has already used: the same body could parse on one path and fail on another.
  * - `values`: it holds more than `maxValues` values (array items, member values and the containers
  *   themselves). Parsing costs time and memory for every value, in fields that are then ignored too
- *   (a 2 MB batch of a million ignored zeros held the event loop 270 ms), so this pass stops at the
- *   first value over the bound.
+ *   (a batch of a million ignored zeros held the event loop: docs/performance.md#reading-json-bodies),
+ *   so this pass stops at the first value over the bound.
  */
 export function jsonBoundBroken(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | null {
   let depth = 0;

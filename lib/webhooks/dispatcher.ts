@@ -23,7 +23,7 @@ const MAX_IN_FLIGHT = 32;
 // How often an idle dispatcher looks for work it was not woken for.
 const POLL_INTERVAL_MS = 1000;
 // Events fanned out per cycle. On SQLite a cycle's fan-out is one synchronous transaction of an
-// insert per event and endpoint: 100 events to five endpoints is about 5 ms of the event loop.
+// insert per event and endpoint, which holds the event loop only briefly (docs/performance.md#webhooks).
 const FAN_OUT_BATCH = 100;
 // A claimed delivery is this process's for this long; past it, another may take it over. Well
 // beyond an attempt's 10 s, so a live attempt is never taken twice.

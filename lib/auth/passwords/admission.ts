@@ -1,6 +1,7 @@
-// Password work is the costliest thing a stranger can start: one scrypt hash is about 100 ms of a
-// core and 32 MB, and the sign-in and set-password forms are open to anyone. Unchecked, 32 parallel
-// sign-ins with made-up emails held /api/health for 11 s: the hashes filled libuv's thread pool,
+// Password work is the costliest thing a stranger can start: one scrypt hash is tens of
+// milliseconds of a core and 32 MiB, and the sign-in and set-password forms are open to anyone.
+// Unchecked, 32 parallel sign-ins with made-up emails held /api/health for seconds
+// (docs/performance.md#sign-in-and-password-hashing): the hashes filled libuv's thread pool,
 // which the server also needs for compression and files. So password work is admitted before it
 // runs, in two steps:
 // - per client address, in one-minute windows (PASSWORD_ATTEMPTS_PER_MINUTE), checked and counted
@@ -21,7 +22,8 @@ import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared
 import { now as clockNow } from '../../shared/clock';
 import { NoSlotError, slots } from '../../slots';
 
-// Hashes that may wait for a slot, per slot: at about 100 ms a hash, a wait of under half a second.
+// Hashes that may wait for a slot, per slot: at a hash's cost, a wait of under half a second
+// (docs/performance.md#sign-in-and-password-hashing).
 const QUEUED_PER_SLOT = 4;
 // What a refusal of the global cap asks the client to wait: the queue drains in well under this.
 const BUSY_RETRY_AFTER_SECONDS = 1;

@@ -60,7 +60,7 @@ export async function clearLoginAttempts(email: string): Promise<void> {
 
 const purge = processWide('login-throttle-purge', () => ({ lastAt: 0 }));
 
-// Every email ever tried would otherwise stay a row (five 2 MB emails once grew the file by 21 MB).
+// Every email ever tried would otherwise stay a row, and the file would grow with every one tried.
 function purgeExpiredNowAndThen(now: number): void {
   if (now - purge.lastAt < PURGE_INTERVAL_MS) return;
   purge.lastAt = now;

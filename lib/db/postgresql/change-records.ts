@@ -35,7 +35,8 @@ const INSERT_RECORDS = `WITH "events" AS (
 // A change of fewer plants than this sends its events and lets the statement decide: a round trip
 // to ask first costs more than a few events' bytes. A larger one (a batch's chunk of 250) asks
 // first, so that while no endpoint is enabled its events are neither built nor sent: batches of
-// 1,000 with one client stored 5–13 % more plants a second asking first (docs/performance-log.md).
+// 1,000 with one client stored more plants a second asking first
+// (docs/performance.md#the-catalogue-on-100000-plants).
 const ASK_FIRST_FROM_CHANGES = 8;
 
 const column = <Row, Value>(rows: Row[], value: (row: Row) => Value) => rows.map(value);

@@ -1,10 +1,10 @@
 // The PostgreSQL engine's own statements, sent straight through node-postgres on the pool under
 // Prisma's client (lib/db/client.ts): the API's hot paths (the plants' statements and their change
 // records, the rate counts). Prisma's raw queries cost each statement its query interpreter and
-// adapter on top of node-postgres: 13 % of the server's CPU over the search mix on 100,000 plants,
-// more than the driver's own (docs/performance-log.md). Rows come back typed as Prisma's raw
-// queries type them, so the statements read the same either way: int8 as bigint, `timestamp` as
-// the UTC instant it holds.
+// adapter on top of node-postgres: more of the server's CPU over the search mix on 100,000 plants
+// than the driver's own (docs/performance.md#the-catalogue-on-100000-plants). Rows come back typed
+// as Prisma's raw queries type them, so the statements read the same either way: int8 as bigint,
+// `timestamp` as the UTC instant it holds.
 import 'server-only';
 import pg from 'pg';
 import { BUSY_WAIT_LIMIT_MS, DatabaseBusyError } from '../busy';

@@ -6,10 +6,10 @@
 //
 // Why raw SQL: Prisma's query API cannot say what these need. A batch chunk of 250 plants is one
 // round trip (one INSERT ... SELECT FROM unnest ... ON CONFLICT DO NOTHING RETURNING), and batches
-// store 12,351–12,991 plants/s with one client; a search asks the trigram and plant_name_pairs
-// indexes, p99 22.2–23.1 ms over the search mix on 100,000 plants at 8 connections (docs/performance.md,
-// The catalogue on 100,000 plants); a change reads its plant FOR UPDATE, so concurrent changes to one
-// plant take turns.
+// meet their target with one client; a search asks the trigram and plant_name_pairs indexes, and
+// meets its target over the search mix on 100,000 plants at 8 connections
+// (docs/performance.md#targets, docs/performance.md#the-catalogue-on-100000-plants); a change reads
+// its plant FOR UPDATE, so concurrent changes to one plant take turns.
 import 'server-only';
 import { processWide } from '../../process-wide';
 import { now } from '../../shared/clock';
@@ -50,10 +50,11 @@ const DELETE = `DELETE FROM "Plant" WHERE "seq" = $1`;
 
 // The catalogue's figures (GET /stats), from the counts by day and by tag that statement triggers
 // keep (prisma/postgresql/migrations/*_plant_counts), plus the changes the triggers appended since
-// they were last folded into the counts. Counting the plants instead cost a p99 of about 450 ms at
-// 8 connections on 100,000 plants. One statement reads every figure, so it sees the counts and the
-// changes of one moment (a fold commits both at once). Days are ordered by the caller; tags here,
-// largest first, ties in the database's collation.
+// they were last folded into the counts. Counting the plants instead cost many times the target's
+// p99 at 8 connections on 100,000 plants (docs/performance.md#the-catalogue-on-100000-plants). One
+// statement reads every figure, so it sees the counts and the changes of one moment (a fold commits
+// both at once). Days are ordered by the caller; tags here, largest first, ties in the database's
+// collation.
 const FIGURES = `WITH
   "days" AS (
     SELECT "day", sum("count") AS "count" FROM (
@@ -178,7 +179,7 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
   // for a common pair, runs the function only on the rows LIKE keeps. One character is LIKE alone:
   // nearly every name has it, and the newest-first scan fills a page after a few rows. With a tag,
   // the planner lets the (tag, seq) index lead and LIKE alone checks the tag's plants: the function
-  // on each of them cost 85–140 ms for a tag of 7,577 plants, LIKE 3 ms.
+  // on each of them cost many times what LIKE does (docs/performance.md#the-catalogue-on-100000-plants).
   if (query.folded !== undefined) {
     conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
     if (pairAlone(query)) conditions.push(`plant_name_pairs(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
@@ -202,8 +203,8 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
   // its plants: the database and this process work at the same time instead of in turn
   // (docs/decisions.md, A batch's chunks on PostgreSQL).
   chunksAtOnce: 2,
-  // Smaller chunks overlap more: chunks of 250 stored 12,500–13,800 plants/s where chunks of 1,000
-  // stored 10,800–11,100 (docs/performance.md, The catalogue on 100,000 plants).
+  // Smaller chunks overlap more: chunks of 250 stored more plants a second than chunks of 1,000
+  // (docs/performance.md#the-catalogue-on-100000-plants).
   chunkSize: 250,
   // A transaction on a connection of the pool under Prisma's client, which waits for a connection
   // and for each lock at most as long as a write on SQLite waits for the file (direct.ts).
@@ -242,10 +243,10 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
       return Number(row.count);
     }
     // Two characters: once the table has statistics, the planner counts a common pair by reading
-    // every plant and running plant_name_pairs on each one LIKE keeps, about 650 ms on 100,000
-    // plants; through the index of plant_name_pairs it is 12–16 ms for a common pair (`er`), as
-    // quick as LIKE alone on every plant, and about 1 ms for a rare one (`qx`), against 10 ms. So the
-    // count is told to use the index.
+    // every plant and running plant_name_pairs on each one LIKE keeps; through the index of
+    // plant_name_pairs a common pair (`er`) is counted as quickly as by LIKE alone on every plant,
+    // and a rare one (`qx`) many times more quickly
+    // (docs/performance.md#the-catalogue-on-100000-plants). So the count is told to use the index.
     const [row] = await directTransaction(async (tx) => {
       await tx.$executeRawUnsafe('SET LOCAL enable_seqscan = off');
       return tx.$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);

@@ -1,8 +1,7 @@
 // A plant change's audit records and webhook events on SQLite, as prepared statements on SQLite's own
 // connection, inside the change's synchronous transaction (the plant store's changePlants,
-// lib/db/plant-store.ts). Why not Prisma: they are part of every create on the API's hot path; a
-// create with its audit record is 61.6 µs of SQLite work (docs/performance-log.md, What made the
-// project's part cheaper), an audit record in a batch 4.7 µs a plant (The batch aim).
+// lib/db/plant-store.ts). Why not Prisma: they are part of every create on the API's hot path, and
+// of every plant of a batch (docs/performance.md#the-api-on-sqlite).
 import 'server-only';
 import { ASK_ANY_ENABLED_ENDPOINT, AUDIT_COLUMNS, OUTBOX_COLUMNS } from '../shared-sql';
 import type { AuditRow, ChangeRecordStore } from '../stores';

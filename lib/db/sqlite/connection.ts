@@ -2,8 +2,8 @@
 // statements of lib/db/sqlite/: the API's hot paths (plants and their change records, token use, the
 // dispatcher's) and the sign-in throttle. Prisma's query interpreter and adapter were about a third
 // of a create's CPU, more than token check, validation and response together; as prepared
-// statements here, a create with its audit record is 61.6 µs of SQLite work (docs/performance-log.md,
-// 2026-11-24: Where the time went, and What made the project's part cheaper). It also lets a write
+// statements here, a create with its audit record is a small part of it
+// (docs/performance.md#the-api-on-sqlite). It also lets a write
 // that finds the file locked wait without blocking the event loop, where Prisma's adapter waits
 // synchronously and stalls the whole process.
 import 'server-only';
@@ -106,8 +106,8 @@ export async function whenNotBusy<T>(statement: () => T): Promise<T> {
 // Writes that arrive in the same turn of the event loop share one transaction, each in a
 // savepoint of its own: one commit (and one pass of the write-ahead log over the pages they share)
 // instead of one each. Under concurrent creates that is most of a create's cost: committed one by
-// one, a create with its audit record and event cost about 4× its SQLite time; under load a commit
-// carries 19 creates on average on the direct path (docs/performance-log.md). A group runs
+// one, a create with its audit record and event cost several times its SQLite time; under load a
+// commit carries many creates (docs/performance.md#the-api-on-sqlite). A group runs
 // synchronously, holding the event loop, so it is bounded by weight (a plant a unit: a batch chunk
 // weighs its plants), not only by count: ten parallel 1,000-plant batches would otherwise commit
 // 2,500 plants, their audit records and events in one slice, and /api/health would wait for it.

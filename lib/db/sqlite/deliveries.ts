@@ -2,9 +2,8 @@
 // an SQLite file, and each transaction here is synchronous, so nothing else claims between a select
 // and its update. Why not Prisma: they run on the event loop beside the API, as prepared statements
 // grouped into the turn's commit (inTransaction); with one webhook endpoint, every create is also
-// fanned out, claimed, sent and completed, and `POST /plants` still answers 2,334 req/s
-// (docs/performance.md, The API on SQLite). A fan-out of 100 events to five endpoints is about 5 ms
-// of the event loop (lib/webhooks/dispatcher.ts).
+// fanned out, claimed, sent and completed, and `POST /plants` still meets its aim; a cycle's fan-out
+// holds the event loop briefly (docs/performance.md#webhooks; lib/webhooks/dispatcher.ts).
 import 'server-only';
 import { randomId } from '../../ids';
 import { deliveryBacklog } from '../delivery-backlog';

@@ -3,11 +3,10 @@
 // the same formats, as Prisma does. Search uses the FTS5 trigram table the migrations keep beside it
 // ("PlantSearch", rowid = "seq", each name with two U+0001 characters after it: short-search.ts).
 //
-// Why not Prisma: these are the API's hot path. A create with its audit record is 61.6 µs of SQLite
-// work through these statements, where Prisma's query interpreter and adapter cost about a third of
-// a whole create's CPU (docs/performance-log.md, 2026-11-24); `POST /plants` answers 4,314 req/s
-// (docs/performance.md, The API on SQLite). A batch's plant is about 23 µs of insert and 4.7 µs of
-// audit record (docs/performance-log.md, The batch aim).
+// Why not Prisma: these are the API's hot path. Through these statements a create's SQLite work,
+// with its audit record, is a small part of its CPU, where Prisma's query interpreter and adapter
+// cost about a third of it (docs/performance.md#the-api-on-sqlite); a batch's plant is mostly its
+// insert (docs/performance.md#the-catalogue-on-100000-plants, the batch aim).
 import 'server-only';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
@@ -61,11 +60,10 @@ type Value = string | number | bigint;
  * the tag if there is one. So does one of one or two characters that none of the newest plants has,
  * through the index's terms that start with it (short-search.ts, which runs statements of its own:
  * so this runs where the list or count does); otherwise a search that short checks plants in the
- * list's order until the page is full. The trigram index leads even with a tag: on 100,000 plants
- * the (tag, seq) index leading cost about 5 ms for a text that no plant of the tag has (every plant
- * of the tag read and checked), where the trigram index costs the plants that have the text, 0.02
- * ms for a rare text; for a common text (a quarter of the plants) the two cost about the same
- * (docs/performance-log.md).
+ * list's order until the page is full. The trigram index leads even with a tag: with the (tag, seq)
+ * index leading, a text that no plant of the tag has cost every plant of the tag read and checked,
+ * where the trigram index costs the plants that have the text; for a common text (a quarter of the
+ * plants) the two cost about the same (docs/performance.md#the-catalogue-on-100000-plants).
  */
 function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
   const conditions: string[] = [];
@@ -109,9 +107,8 @@ export const sqlitePlants = plantStoreOf<void>({
   // A whole batch (at most 1,000 plants) in one transaction. A commit writes every page its plants
   // changed to the write-ahead log, and the name-order index puts each plant on a page of its own
   // place in the order, so most of a commit's time is writing pages: a larger chunk shares more of
-  // them. Chunks of 1,000 stored 10,500–15,500 plants/s where chunks of 250 stored 8,500–10,100
-  // (docs/performance.md, The catalogue on 100,000 plants); one holds the event loop for about
-  // 70–100 ms, 250 ms with names of 200 characters, inside the second /api/health has.
+  // them. Chunks of 1,000 store more plants a second than chunks of 250, and one holds the event
+  // loop well inside the second /api/health has (docs/performance.md#the-catalogue-on-100000-plants).
   chunkSize: 1000,
   // A savepoint of the turn's group commit (inTransaction), run synchronously: nothing else in this
   // process runs between its statements.

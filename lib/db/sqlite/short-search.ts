@@ -5,10 +5,10 @@
 // those of the table's terms that start with it, found in FTS5's vocabulary from the text on.
 //
 // Why not always: reading plants newest first stops once a page is full, after a few dozen plants
-// for text many names have (0.04 ms on 100,000 plants), where the lookup walks the terms' plants
-// (0.5–2.6 ms a page, 7–21 ms a count, for text that 16,000–83,000 names have). Reading the whole
-// catalogue for text no name has took 7–10 ms, the sample and the lookup 0.15 ms. So the newest
-// plants are sampled first, and text that none of them has is looked up (docs/performance-log.md);
+// for text many names have, where the lookup walks the terms' plants, many times slower; for text
+// no name has, reading the whole catalogue is many times slower than the sample and the lookup
+// (docs/performance.md#the-catalogue-on-100000-plants). So the newest plants are sampled first,
+// and text that none of them has is looked up;
 // when the sample was every plant (of the tag), no plant has it, and nothing more is read.
 import 'server-only';
 import { prepared } from './connection';
