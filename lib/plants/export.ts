@@ -25,10 +25,17 @@ function records(rows: string[][]): string {
   return Papa.unparse(rows, { ...CSV_WRITE_OPTIONS, header: false }) + LINE_END;
 }
 
-export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStream<Uint8Array> {
+/**
+ * The CSV of the plants `filter` matches. The first page is read before the answer starts, so a
+ * database that cannot be read is answered as any request is (503 with Retry-After when it does not
+ * answer); a failure once the CSV has started can only end the body early.
+ */
+export async function plantsCsv(filter: PlantFilter, requestId: string): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   const where = storeFilter(filter);
   let after: PlantRow | undefined;
+  const nextPage = () => engine().plants.list({ ...where, order: OLDEST_FIRST, after: after && { seq: after.seq, id: after.id, folded: '' }, take: PAGE_SIZE });
+  let firstPage: PlantRow[] | undefined = await nextPage();
   let headerSent = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -39,7 +46,8 @@ export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStrea
           return;
         }
         try {
-          const rows = await engine().plants.list({ ...where, order: OLDEST_FIRST, after: after && { seq: after.seq, id: after.id, folded: '' }, take: PAGE_SIZE });
+          const rows = firstPage ?? (await nextPage());
+          firstPage = undefined;
           if (rows.length > 0) {
             controller.enqueue(encoder.encode(records(rows.map((row) => [row.id.toString(), row.name, row.tag ?? '']))));
             after = rows[rows.length - 1];
