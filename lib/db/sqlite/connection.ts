@@ -169,8 +169,9 @@ const writes = processWide('sqlite-write-group', () => ({ queue: [] as QueuedWor
 
 /**
  * The plants a change may write in one synchronous call of a group commit; one of more is a long
- * transaction. A plant with a name of 200 characters costs about 0.15 ms of SQLite work (its search
- * entries most of it), so this many hold the event loop for 15–25 ms.
+ * transaction. Even with names of the longest length (a plant's search entries are most of its
+ * cost), this many hold the event loop about as long as one slice of a long transaction
+ * (docs/performance.md#a-batchs-transaction-in-slices-on-sqlite).
  */
 export const LONG_TRANSACTION_WEIGHT = 100;
 /**
@@ -285,8 +286,9 @@ function startLongTransaction(): void {
       }
     }
     turn.end();
-    // The last of a run of batches gives back the memory its connection kept (about 20 MB of the
-    // server's RSS after loading 100,000 plants); the next batch of a run reuses it.
+    // The last of a run of batches gives back the memory its connection kept, a share of the
+    // server's RSS after a load (docs/performance.md#a-batchs-transaction-in-slices-on-sqlite); the
+    // next batch of a run reuses it.
     if (database.open && !writes.queue.some((queued) => queued.long)) database.pragma('shrink_memory');
     recordLongTransaction((performance.now() - started) / 1000);
     settle();

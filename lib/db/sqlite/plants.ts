@@ -110,10 +110,9 @@ export const sqlitePlants = plantStoreOf<SqliteTransaction>({
   // A whole batch (at most 1,000 plants) in one transaction. A commit writes every page its plants
   // changed to the write-ahead log, and the name-order index puts each plant on a page of its own
   // place in the order, so most of a commit's time is writing pages: a larger chunk shares more of
-  // them. Chunks of 1,000 stored 10,500–15,500 plants/s where chunks of 250 stored 8,500–10,100
-  // (docs/performance.md, The catalogue on 100,000 plants). Its work takes about 70–100 ms of the
-  // event loop, 250 ms with names of 200 characters, so it is a long transaction, in slices
-  // (connection.ts).
+  // them. Chunks of 1,000 store more plants a second than chunks of 250
+  // (docs/performance.md#the-catalogue-on-100000-plants); their work is a long transaction, run in
+  // slices (connection.ts, docs/performance.md#a-batchs-transaction-in-slices-on-sqlite).
   chunkSize: 1000,
   // A change of a few plants is a savepoint of the turn's group commit (inTransaction), run
   // synchronously: nothing else in this process runs between its statements. A larger one (a batch's)
