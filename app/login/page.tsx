@@ -5,13 +5,24 @@ import { LoginForm } from '@/components/login-form';
 import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { currentStaff } from '@/lib/auth/sessions/current-staff';
 import { countUsers } from '@/lib/auth/accounts/directory';
+import { isDatabaseUnavailable } from '@/lib/db/unavailable';
+
+/** Whether no staff account exists yet; false when the database does not answer, so the form still shows (and a sign-in then says it is not possible right now). */
+async function isFirstRun(): Promise<boolean> {
+  try {
+    return (await countUsers()) === 0;
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return false;
+    throw error;
+  }
+}
 
 export const metadata: Metadata = { title: 'Sign in · Plant Store' };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
   const callbackUrl = safeReturnPath((await searchParams).callbackUrl);
   if (await currentStaff()) redirect(callbackUrl);
-  const firstRun = (await countUsers()) === 0;
+  const firstRun = await isFirstRun();
 
   return (
     <BrandedMain>

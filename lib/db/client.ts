@@ -6,7 +6,7 @@
 import 'server-only';
 import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
 import { PrismaPg } from '@prisma/adapter-pg';
-import type { SqlDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, Transaction as AdapterTransaction } from '@prisma/driver-adapter-utils';
 import pg from 'pg';
 import { PrismaClient as PostgresqlClient } from './generated/postgresql/client';
 import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
@@ -15,6 +15,7 @@ import { processWide } from '../process-wide';
 import { BUSY_WAIT_LIMIT_MS } from './busy';
 import { sqliteSynchronous } from './durability';
 import { databaseEngine, databaseUrl, ensureSqliteFile } from './url';
+import { noLongTransaction, prismaTransactionTurn } from './writer-turns';
 
 // Each instance holds at most this many PostgreSQL connections; several instances share a server.
 const DEFAULT_POOL_SIZE = 10;
@@ -38,6 +39,51 @@ function poolSize(): number {
   return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_POOL_SIZE;
 }
 
+// Statements that only read (Prisma's reads all start so) never wait for the file's lock in WAL mode.
+const READS = /^\s*select\b/i;
+
+/**
+ * Prisma's SQLite connection, with its writes taking turns with this process's long transactions
+ * (lib/db/writer-turns.ts): a transaction waits, without blocking, for the long transaction running
+ * to end and holds the next one off until it ends itself; a write of one statement waits for the end
+ * and then runs at once, before another long transaction can start. Reads go straight on.
+ */
+function takingTurns(connection: SqlDriverAdapter): SqlDriverAdapter {
+  const inTurn = <T>(sql: string, run: () => Promise<T>) => (READS.test(sql) ? run() : noLongTransaction().then(run));
+  const overrides: Partial<SqlDriverAdapter> = {
+    queryRaw: (query) => inTurn(query.sql, () => connection.queryRaw(query)),
+    executeRaw: (query) => inTurn(query.sql, () => connection.executeRaw(query)),
+    executeScript: (script) => inTurn(script, () => connection.executeScript(script)),
+    async startTransaction(isolationLevel) {
+      const release = await prismaTransactionTurn();
+      let transaction: AdapterTransaction;
+      try {
+        transaction = await connection.startTransaction(isolationLevel);
+      } catch (error) {
+        release();
+        throw error;
+      }
+      // Prisma calls one of these once its COMMIT or ROLLBACK has run.
+      return withOverrides(transaction, {
+        commit: () => transaction.commit().finally(release),
+        rollback: () => transaction.rollback().finally(release),
+      });
+    },
+  };
+  return withOverrides(connection, overrides);
+}
+
+/** `target` with some of its methods replaced; the rest called on `target` itself (the adapter's classes keep private fields). */
+function withOverrides<T extends object>(target: T, overrides: Partial<T>): T {
+  return new Proxy(target, {
+    get(object, property) {
+      if (Object.hasOwn(overrides, property)) return overrides[property as keyof T];
+      const value = Reflect.get(object, property, object);
+      return typeof value === 'function' ? value.bind(object) : value;
+    },
+  });
+}
+
 function createClient(): Client {
   const url = databaseUrl();
   if (databaseEngine(url) === 'sqlite') {
@@ -52,7 +98,7 @@ function createClient(): Client {
       connect: async () => {
         const connection = await factory.connect();
         await connection.executeScript(synchronous);
-        return connection;
+        return takingTurns(connection);
       },
     };
     return new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });

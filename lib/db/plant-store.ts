@@ -1,6 +1,6 @@
 // The plant store's shared part: what both engines' plant stores are built from (plantStoreOf).
-// An engine gives its statements (PlantStatements), each synchronous on SQLite, where a whole change
-// runs in one synchronous transaction on the event loop, and asynchronous on PostgreSQL; the steps
+// An engine gives its statements (PlantStatements), synchronous on SQLite, where a change runs on the
+// event loop (a small one in one call, a batch's in slices), and asynchronous on PostgreSQL; the steps
 // around them are written once here: the one way plants change (changePlants), the update and delete
 // skeletons, and the 503 when the database stays busy (answerBusy in lib/db/busy.ts).
 import 'server-only';
@@ -15,7 +15,8 @@ export type PlantStatements<Transaction> = {
   chunkSize: number;
   /**
    * Runs `work` in one transaction and resolves to what it returned once committed; a throw undoes
-   * it. `weight` is about how many plants it writes (SQLite bounds its group commits by it).
+   * it. `weight` is about how many plants it writes (SQLite bounds its group commits by it, and runs
+   * a heavier change as a long transaction, whose work may pause between rows).
    */
   transaction<T>(work: (tx: Transaction) => MaybePromise<T>, weight: number): Promise<T>;
   /** How the engine writes a change's audit records and events inside that transaction. */

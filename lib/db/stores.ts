@@ -13,7 +13,7 @@
 import type { Transaction } from './client';
 import type { DatabaseEngine } from './url';
 
-/** A value now (SQLite's statements, synchronous) or later (PostgreSQL's, over the network). */
+/** A value now (SQLite's statements, synchronous) or later (PostgreSQL's, over the network; a long SQLite transaction's, after a pause). */
 export type MaybePromise<T> = T | Promise<T>;
 
 // ----- Plants
@@ -85,7 +85,7 @@ export type PlantStore = {
   readonly chunksAtOnce: number;
   /**
    * A batch's items per transaction (a chunk): each chunk costs one commit, and on SQLite holds the
-   * event loop for its whole transaction.
+   * file's write lock for its whole transaction (other requests run between slices of its work).
    */
   readonly chunkSize: number;
   /**
@@ -163,8 +163,8 @@ export type RecordChanges = (changes: PlantChange[], options: { events: boolean 
 
 /**
  * How an engine writes a plant change's records inside the change's own transaction, `Transaction`
- * being the engine's handle on it (SQLite's is the connection's open savepoint, so nothing;
- * PostgreSQL's the Prisma transaction client). The plant store calls it (lib/db/plant-store.ts).
+ * being the engine's handle on it (SQLite's, the connection it runs on and its pauses;
+ * PostgreSQL's, its pooled connection). The plant store calls it (lib/db/plant-store.ts).
  * Changes off the hot path write their records through Prisma in their own transactions
  * (insertAuditRows in lib/audit/records.ts, insertOutboxRows in lib/webhooks/outbox.ts).
  */

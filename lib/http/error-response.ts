@@ -19,6 +19,11 @@ function count(kind: ErrorKind): void {
   else if (isAuthFailure(kind)) countAuthFailure(kind);
 }
 
+/** The refusal for a database that does not answer, as every operation and the health check give it. */
+export function databaseUnavailable(message = 'The database does not answer: retry in a moment'): ApiError {
+  return new ApiError('unavailable', message, { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS });
+}
+
 export function errorResponse(error: unknown): Response {
   if (error instanceof ApiError) {
     count(error.kind);
@@ -26,9 +31,7 @@ export function errorResponse(error: unknown): Response {
   }
   if (isDatabaseUnavailable(error)) {
     countDatabaseBusy();
-    return apiErrorResponse(
-      new ApiError('unavailable', 'The database does not answer: retry in a moment', { 'Retry-After': UNAVAILABLE_RETRY_AFTER_SECONDS }),
-    );
+    return apiErrorResponse(databaseUnavailable());
   }
   const { code, status } = ERROR_CATALOGUE.internal;
   return json({ error: code, message: INTERNAL_ERROR_MESSAGE }, { status });

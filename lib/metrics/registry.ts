@@ -79,6 +79,12 @@ function createMetrics() {
       buckets: [1, 2, 4, 8, 16, 32, 64, 128, 250],
       registers,
     }),
+    longTransactions: new Histogram({
+      name: 'plant_store_sqlite_long_transaction_seconds',
+      help: "SQLite: how long each long transaction (a change of more than 100 plants, a batch's) held the file's write lock, from its start to its commit, the event loop running other requests between slices of its work. Empty on PostgreSQL.",
+      buckets: [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers,
+    }),
     plantAnalyses: new Counter({
       name: 'plant_store_plant_analyses_total',
       help: 'Times this instance gathered the planner\'s statistics on the plants table (ANALYZE, PostgreSQL) after writing a fifth of it (or 1,000 plants into a table never analyzed).',
@@ -171,6 +177,11 @@ export function countDeliveryAttempt(outcome: DeliveryOutcome): void {
 /** Inserts stored together in one transaction (lib/db/inserts-together.ts). */
 export function recordCreateGroup(size: number): void {
   if (metrics.enabled) metrics.createGroups.observe(size);
+}
+
+/** A long transaction on SQLite, from its start to its commit or rollback (lib/db/sqlite/connection.ts). */
+export function recordLongTransaction(seconds: number): void {
+  if (metrics.enabled) metrics.longTransactions.observe(seconds);
 }
 
 /** The plants table analyzed after a load (lib/db/postgresql/plant-statistics.ts). */

@@ -70,7 +70,7 @@ export async function createPlants(items: readonly unknown[], context: ChangeCon
   const stored: Promise<void>[] = [];
   let failed = false;
   // Items per transaction: one commit for a chunk instead of one per plant, and the engine's chunk
-  // size keeps each transaction, which holds SQLite's write lock (and, there, the event loop), short.
+  // size keeps each transaction, which holds SQLite's write lock, short.
   const { chunkSize } = store;
   for (let start = 0; start < valid.length && !failed; start += chunkSize) {
     // Lets other requests in between chunks: SQLite's statements run on the event loop.

@@ -23,10 +23,17 @@ function records(rows: PlantRow[]): string {
   return csvRecords(rows.map((row) => [row.id, row.name, row.tag ?? '']));
 }
 
-export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStream<Uint8Array> {
+/**
+ * The CSV of the plants `filter` matches. The first page is read before the answer starts, so a
+ * database that cannot be read is answered as any request is (503 with Retry-After when it does not
+ * answer); a failure once the CSV has started can only end the body early.
+ */
+export async function plantsCsv(filter: PlantFilter, requestId: string): Promise<ReadableStream<Uint8Array>> {
   const encoder = new TextEncoder();
   const where = storeFilter(filter);
   let after: PlantRow | undefined;
+  const nextPage = () => engine().plants.list({ ...where, order: OLDEST_FIRST, after: after && { seq: after.seq, id: after.id, folded: '' }, take: PAGE_SIZE });
+  let firstPage: PlantRow[] | undefined = await nextPage();
   let headerSent = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -37,7 +44,8 @@ export function plantsCsv(filter: PlantFilter, requestId: string): ReadableStrea
           return;
         }
         try {
-          const rows = await engine().plants.list({ ...where, order: OLDEST_FIRST, after: after && { seq: after.seq, id: after.id, folded: '' }, take: PAGE_SIZE });
+          const rows = firstPage ?? (await nextPage());
+          firstPage = undefined;
           if (rows.length > 0) {
             controller.enqueue(encoder.encode(records(rows)));
             after = rows[rows.length - 1];

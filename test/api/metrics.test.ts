@@ -20,6 +20,7 @@ const FAMILIES = [
   'plant_store_count_changes_unfolded gauge',
   'plant_store_count_lookups_total counter',
   'plant_store_creates_per_transaction histogram',
+  'plant_store_sqlite_long_transaction_seconds histogram',
   'plant_store_plant_analyses_total counter',
   'plant_store_webhook_delivery_attempts_total counter',
   'plant_store_rate_limited_total counter',

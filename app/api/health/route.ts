@@ -1,5 +1,5 @@
 import { checkDatabase } from '@/lib/db/client';
-import { ApiError } from '@/lib/errors';
+import { databaseUnavailable } from '@/lib/http/error-response';
 import { json } from '@/lib/http/respond';
 import { withoutAuth } from '@/lib/http/route';
 
@@ -9,7 +9,7 @@ export const GET = withoutAuth(async () => {
   try {
     await checkDatabase();
   } catch {
-    throw new ApiError('unavailable', 'The database does not answer');
+    throw databaseUnavailable('The database does not answer');
   }
   return json({ status: 'ok' }, { headers: { 'cache-control': 'no-store' } });
 });

@@ -5,7 +5,7 @@ import { PlantFilterQuery } from '@/lib/schemas/list';
 
 export const GET = withAuth('plants:read', async (request, { requestId }) => {
   const filter = parseWith(PlantFilterQuery, Object.fromEntries(new URL(request.url).searchParams), 'invalid_parameter');
-  return new Response(plantsCsv(filter, requestId), {
+  return new Response(await plantsCsv(filter, requestId), {
     headers: { 'content-type': 'text/csv; charset=utf-8; header=present', 'content-disposition': 'attachment; filename="plants.csv"' },
   });
 });

@@ -65,17 +65,27 @@ const BEGIN = `BEGIN; SET LOCAL lock_timeout = ${BUSY_WAIT_LIMIT_MS}`;
  */
 export async function directTransaction<T>(work: (tx: Queryable) => T | Promise<T>): Promise<T> {
   const client = await busyAsBusy(postgresqlPool().connect());
+  // A connection lost while it is out of the pool (the server ends it, the network resets it) fails
+  // the statement running on it, and is also an 'error' event on the client, which would throw in
+  // the process if nobody listened: the pool listens only while the connection is idle.
+  let lost: Error | undefined;
+  const onLost = (error: Error) => (lost ??= error);
+  client.on('error', onLost);
+  const release = (error?: Error) => {
+    client.off('error', onLost);
+    client.release(error ?? lost);
+  };
   try {
     await busyAsBusy(client.query(BEGIN));
     const result = await work(queryableOn(() => client));
     await busyAsBusy(client.query('COMMIT'));
-    client.release();
+    release();
     return result;
   } catch (error) {
     // A connection that cannot even roll back is closed rather than handed to the next caller.
     await client.query('ROLLBACK').then(
-      () => client.release(),
-      (rollbackFailed: Error) => client.release(rollbackFailed),
+      () => release(),
+      (rollbackFailed: Error) => release(rollbackFailed),
     );
     throw error;
   }

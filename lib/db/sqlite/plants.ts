@@ -11,11 +11,11 @@ import 'server-only';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
 import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
-import type { InsertOutcome, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
+import type { InsertOutcome, MaybePromise, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
 import { shortTextTerms } from './short-search';
 import { processWide } from '../../process-wide';
-import { fromSqliteTime, inTransaction, othersCommitMark, prepared, toSqliteTime, whenNotBusy } from './connection';
+import { fromSqliteTime, groupTransaction, inLongTransaction, inTransaction, LONG_TRANSACTION_WEIGHT, othersCommitMark, prepared, toSqliteTime, whenNotBusy, type SqliteTransaction } from './connection';
 
 type StoredRow = { seq: bigint; id: bigint; name: string; tag: string | null; createdAt: string };
 
@@ -43,9 +43,10 @@ function toRow(row: StoredRow): PlantRow {
   return { seq: Number(row.seq), id: row.id, name: row.name, tag: row.tag, createdAt: fromSqliteTime(row.createdAt) };
 }
 
-// Inside a transaction (SQLite has one writer, so a read there holds what it read until the commit).
-const findById = (id: bigint) => {
-  const row = prepared<[bigint], StoredRow>(FIND_BY_ID).get(id);
+// In a transaction, on its connection (SQLite has one writer, so a read there holds what it read
+// until the commit), or on the first connection outside one.
+const findById = (id: bigint, tx: Pick<SqliteTransaction, 'prepared'> = groupTransaction) => {
+  const row = tx.prepared<[bigint], StoredRow>(FIND_BY_ID).get(id);
   return row ? toRow(row) : null;
 };
 
@@ -101,44 +102,58 @@ function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } 
   return { sql, parameters };
 }
 
-export const sqlitePlants = plantStoreOf<void>({
-  // A transaction runs whole on the event loop: there is nothing for a next chunk to overlap.
+export const sqlitePlants = plantStoreOf<SqliteTransaction>({
+  // A transaction runs on the event loop: there is nothing for a next chunk to overlap.
   chunksAtOnce: 1,
   // A whole batch (at most 1,000 plants) in one transaction. A commit writes every page its plants
   // changed to the write-ahead log, and the name-order index puts each plant on a page of its own
   // place in the order, so most of a commit's time is writing pages: a larger chunk shares more of
-  // them. Chunks of 1,000 store more plants a second than chunks of 250, and one holds the event
-  // loop well inside the second /api/health has (docs/performance.md#the-catalogue-on-100000-plants).
+  // them. Chunks of 1,000 store more plants a second than chunks of 250
+  // (docs/performance.md#the-catalogue-on-100000-plants); their work is a long transaction, run in
+  // slices (connection.ts, docs/performance.md#a-batchs-transaction-in-slices-on-sqlite).
   chunkSize: 1000,
-  // A savepoint of the turn's group commit (inTransaction), run synchronously: nothing else in this
-  // process runs between its statements.
+  // A change of a few plants is a savepoint of the turn's group commit (inTransaction), run
+  // synchronously: nothing else in this process runs between its statements. A larger one (a batch's)
+  // is a long transaction of its own, whose work pauses between rows to let other requests run.
   transaction(work, weight) {
+    if (weight > LONG_TRANSACTION_WEIGHT) return inLongTransaction(work, weight);
     return inTransaction(() => {
-      const result = work();
-      if (result instanceof Promise) throw new Error('SQLite plant work must be synchronous');
+      const result = work(groupTransaction);
+      if (result instanceof Promise) throw new Error('SQLite plant work of a group commit must be synchronous');
       return result;
     }, weight);
   },
   changeRecords: sqliteChangeRecords,
-  insertMany(_tx, plants, changed) {
+  insertMany(tx, plants, changed) {
     const now = toSqliteTime(new Date());
-    return plants.map(({ id, name, tag }): InsertOutcome => {
-      const inserted = prepared<[bigint, string, string | null, string, string], StoredRow>(INSERT).get(id, name, tag, foldForSearch(name), now);
-      if (!inserted) return { inserted: false, row: findById(id)! };
-      const row = toRow(inserted);
-      written.changes++;
-      changed.push({ kind: 'created', plant: row });
-      return { inserted: true, row };
-    });
+    const insert = tx.prepared<[bigint, string, string | null, string, string], StoredRow>(INSERT);
+    const outcomes: InsertOutcome[] = [];
+    const insertFrom = (start: number): MaybePromise<InsertOutcome[]> => {
+      for (let index = start; index < plants.length; index++) {
+        const { id, name, tag } = plants[index];
+        const inserted = insert.get(id, name, tag, foldForSearch(name), now);
+        if (!inserted) outcomes.push({ inserted: false, row: findById(id, tx)! });
+        else {
+          const row = toRow(inserted);
+          written.changes++;
+          changed.push({ kind: 'created', plant: row });
+          outcomes.push({ inserted: true, row });
+        }
+        const paused = tx.pause();
+        if (paused) return paused.then(() => insertFrom(index + 1));
+      }
+      return outcomes;
+    };
+    return insertFrom(0);
   },
-  lockById: (_tx, id) => findById(id),
-  update(_tx, seq, { name, tag }) {
+  lockById: (tx, id) => findById(id, tx),
+  update(tx, seq, { name, tag }) {
     written.changes++;
-    return toRow(prepared<[string, string | null, string, number], StoredRow>(UPDATE).get(name, tag, foldForSearch(name), seq)!);
+    return toRow(tx.prepared<[string, string | null, string, number], StoredRow>(UPDATE).get(name, tag, foldForSearch(name), seq)!);
   },
-  delete(_tx, seq) {
+  delete(tx, seq) {
     written.changes++;
-    prepared<[number]>(DELETE).run(seq);
+    tx.prepared<[number]>(DELETE).run(seq);
   },
   findById: (id) => whenNotBusy(() => findById(id)),
   async list(query) {
