@@ -5,18 +5,21 @@
 // superuser (whom PostgreSQL lets past a database's connection limit). What cannot be made happen
 // here without stopping the shared server is left out: a crash (57P02) and a server starting up
 // (57P03), which lib/db/unavailable.ts maps all the same.
+import { chromium } from '@playwright/test';
 import pg from 'pg';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 import { describe, expect } from 'vitest';
 import { postgresqlServerUrl } from '../../lib/db/temporary-database';
 import { expectError, request, uniqueId, type ApiResponse } from '../support/api';
-import { executeOn, tokenIn } from '../support/database';
+import { newAccount, signIn } from '../support/accounts';
+import { executeOn, tokenIn, usingDatabase } from '../support/database';
 import { test as base } from '../support/fixtures';
 import { startServer, type RunningServer } from '../support/server';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 const admin = (sql: string) => executeOn('postgresql', postgresqlServerUrl(), sql);
 
-type Servers = { direct: RunningServer; throughNext: RunningServer; token: string; role: string; name: string; proxy: TcpProxy };
+type Servers = { direct: RunningServer; throughNext: RunningServer; token: string; role: string; name: string; proxy: TcpProxy; databaseUrl: string };
 
 const test = base.extend('servers', { scope: 'file' }, async ({ ownDatabase }, { onCleanup }): Promise<Servers> => {
   const name = new URL(ownDatabase.url).pathname.slice(1);
@@ -46,7 +49,7 @@ const test = base.extend('servers', { scope: 'file' }, async ({ ownDatabase }, {
   ]);
   started.push(direct, throughNext);
   const { token } = await tokenIn(ownDatabase.url, 'refusals');
-  return { direct, throughNext, token, role, name, proxy };
+  return { direct, throughNext, token, role, name, proxy, databaseUrl: ownDatabase.url };
 });
 
 type Operation = { name: string; send(server: RunningServer, token: string, id: bigint): Promise<ApiResponse> };
@@ -178,7 +181,7 @@ describe('a database that refuses new connections', () => {
           expectError(response, 503, 50301, 'The database does not answer');
           expect(response.headers.get('retry-after')).toBe('5');
         }
-        // The sign-in page, where a staff page sends whoever it cannot check, shows its form.
+        // The sign-in page shows its form.
         expect(login.status).toBe(200);
         expect(login.text).toContain('name="password"');
       } finally {
@@ -188,6 +191,48 @@ describe('a database that refuses new connections', () => {
       expectNoUncaughtErrors(servers);
     });
   }
+});
+
+/** Where a browser with the session `cookie` ends up when it opens the staff home page, and the heading it shows. */
+async function staffPageSeen(server: RunningServer, cookie: string): Promise<{ path: string; heading: string | null }> {
+  const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  try {
+    // The cookie as the signed-in browser would send it (its name may carry __Secure-, which a cookie
+    // jar keeps for https origins only).
+    const context = await browser.newContext({ extraHTTPHeaders: { cookie } });
+    const page = await context.newPage();
+    await page.goto(`${server.url}/`);
+    const heading = page.getByRole('heading', { level: 1 });
+    await heading.waitFor();
+    return { path: new URL(page.url()).pathname, heading: await heading.textContent() };
+  } finally {
+    await browser.close();
+  }
+}
+
+describe('a staff session while the database refuses connections', () => {
+  test('is not ended: the page token answers 503, the session keeps its cookie, and both work again once the database accepts', async ({ servers }) => {
+    const account = await usingDatabase(servers.databaseUrl, () => newAccount('staff', 'outage'));
+    const signedIn = await signIn(servers.direct.url, account);
+    const cookie = signedIn.cookie();
+    const pageToken = () => request(servers.direct, '/api/session-token', { method: 'POST', headers: { cookie, origin: servers.direct.url } });
+    expect((await pageToken()).status).toBe(200);
+    await admin(`ALTER DATABASE "${servers.name}" ALLOW_CONNECTIONS false`);
+    await endSessions(servers);
+    try {
+      // Past the cache of account states (ACCOUNT_STATE_TTL_MS), so the session's check asks the database.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      expectUnavailable([{ what: 'POST /api/session-token', response: await pageToken() }]);
+      // A staff page, in a browser, says what happened, and sends nobody to sign in again.
+      expect(await staffPageSeen(servers.direct, cookie)).toEqual({ path: '/', heading: 'This page could not be shown' });
+      // next-auth's own read of the session: it must not clear the cookie, as it does for a session that ended.
+      const session = await request(servers.direct, '/api/auth/session', { headers: { cookie } });
+      expect(session.headers.getSetCookie().filter((line) => /session-token=;|Max-Age=0|Expires=Thu, 01 Jan 1970/i.test(line))).toEqual([]);
+    } finally {
+      await admin(`ALTER DATABASE "${servers.name}" ALLOW_CONNECTIONS true`);
+    }
+    await expect.poll(async () => (await pageToken()).status, { timeout: 15_000 }).toBe(200);
+  });
 });
 
 describe('connections lost mid-statement', () => {

@@ -11,6 +11,7 @@ import { resolveAuthSecret } from './secret';
 import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './rules';
 import { authorizeStaff } from './sign-in';
 import { log } from '../../log';
+import { isDatabaseUnavailable } from '../../db/unavailable';
 
 // next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
 // route hands it the configured public origin, never a client's (lib/http/next-auth-route.ts).
@@ -43,10 +44,18 @@ export function authOptions(): NextAuthOptions {
       // a browser resolves it against the address it used, so no origin needs naming.
       redirect: ({ url, baseUrl }) => returnPathOn(baseUrl, url),
       // Runs at sign-in (with `user`) and on every read of the session (pages, server actions,
-      // GET /api/auth/session). Throwing ends the session: next-auth then clears the cookie.
+      // GET /api/auth/session). Throwing ends the session: next-auth then clears the cookie. A
+      // database that does not answer ends nothing: the cookie is kept as it was, and whatever
+      // the session is read for asks the database itself next (currentStaff), which answers 503.
       async jwt({ token, user }) {
         if (user) return { ...token, ...newSessionClaims((user as unknown as { sessionVersion: number }).sessionVersion) };
-        const ended = await sessionEndReason(token);
+        let ended: string | null;
+        try {
+          ended = await sessionEndReason(token);
+        } catch (error) {
+          if (isDatabaseUnavailable(error)) return token;
+          throw error;
+        }
         if (ended) throw new Error(`session ended: ${ended}`);
         return token;
       },
