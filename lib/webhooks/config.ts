@@ -42,11 +42,3 @@ export function secretGraceMs(text = process.env.WEBHOOK_SECRET_GRACE?.trim() ||
 export function withJitter(delayMs: number, random = Math.random()): number {
   return Math.round(delayMs * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random));
 }
-
-/**
- * For tests only: the dispatcher leaves an event alone until it is this old, which makes the
- * moment between a commit and its delivery as long as a test needs (to kill the server there).
- */
-export function testDispatchDelayMs(): number {
-  return Number(process.env.PLANT_STORE_TEST_DISPATCH_DELAY_MS) || 0;
-}
