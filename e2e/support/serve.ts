@@ -8,11 +8,11 @@ import path from 'node:path';
 import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
 import { createTestDatabase } from '../../test/support/database';
 import { dispatchHold } from '../../test/support/server';
+import { setEnv } from '../../test/support/settings';
 import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
 const database = await createTestDatabase('sqlite');
-process.env.DATABASE_URL = database.url;
-process.env.AUTH_SECRET = 'e2e-secret-0123456789abcdef0123456789abcdef';
+setEnv({ DATABASE_URL: database.url, AUTH_SECRET: 'e2e-secret-0123456789abcdef0123456789abcdef' });
 
 // Imported only now: the client reads DATABASE_URL when it opens.
 const { createUser } = await import('../../lib/auth/accounts/directory');
