@@ -53,10 +53,18 @@ const config = {
     {
       name: 'shared-is-a-leaf',
       comment:
-        'lib/shared and lib/errors.ts are for every layer, so they import nothing of lib/ but each other and process-wide state.',
+        'lib/shared and lib/errors.ts are for every layer, so they import nothing of lib/ but each other, the settings and process-wide state.',
       severity: 'error',
       from: { path: '^lib/(shared/|errors\\.ts$)' },
-      to: { path: '^lib/', pathNot: '^lib/(shared/|errors\\.ts$|process-wide\\.ts$)' },
+      to: { path: '^lib/', pathNot: '^lib/(shared/|settings/|errors\\.ts$|process-wide\\.ts$)' },
+    },
+    {
+      name: 'settings-are-a-leaf',
+      comment:
+        'lib/settings is read by every layer, and by npm start before anything else loads, so it imports nothing of lib/ but process-wide state (and of server/, the forwarded-header rules TRUST_PROXY is read by).',
+      severity: 'error',
+      from: { path: '^lib/settings/' },
+      to: { path: '^lib/', pathNot: '^lib/(settings/|process-wide\\.ts$)' },
     },
     {
       name: 'lib-to-server-only-its-shared-modules',

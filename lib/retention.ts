@@ -3,10 +3,10 @@
 // nothing is owed on them. Pruning runs daily, in chunks, so a large first prune never holds the
 // database for long.
 import 'server-only';
-import { auditRetentionDays } from './audit/retention-config';
 import { db } from './db/client';
 import { log } from './log';
 import { processWide } from './process-wide';
+import { settings } from './settings';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Delivered (or failed) webhook deliveries, and their events, stay this long for the /webhooks page. */
@@ -33,7 +33,7 @@ async function pruneOldest(
 }
 
 export async function pruneExpired(now = new Date()): Promise<{ auditEvents: number; deliveries: number; events: number }> {
-  const days = auditRetentionDays();
+  const days = settings().AUDIT_RETENTION_DAYS;
   let auditEvents = 0;
   if (days !== null) {
     auditEvents = await pruneOldest(

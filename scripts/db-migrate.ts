@@ -4,6 +4,7 @@
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl } from '../lib/db/url';
+import { rereadSettings, settings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 import { runCli } from './cli';
 
@@ -12,11 +13,12 @@ runCli('usage: npm run db:migrate', async () => {
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
   if (folded) process.stdout.write(`folded ${folded} plant names for search\n`);
   // On SQLite the secret is the file's beside the database (made now if there is none, as the start would).
-  if (databaseEngine() === 'postgresql' && !process.env.AUTH_SECRET?.trim()) {
+  if (databaseEngine() === 'postgresql' && !settings().AUTH_SECRET) {
     process.stdout.write('webhook secrets: not checked, no AUTH_SECRET here (npm start, or this command with AUTH_SECRET set, encrypts any stored unencrypted)\n');
     return;
   }
   process.env.AUTH_SECRET = resolveAuthSecret().secret;
+  rereadSettings();
   const secrets = sealedReport(await sealStoredSecrets(databaseUrl()));
   if (secrets.line) process.stdout.write(`${secrets.line}\n`);
   if (secrets.warning) process.stderr.write(`warning: ${secrets.warning}\n`);

@@ -6,43 +6,20 @@
 import '../server/v8-flags.mjs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { auditRetentionDays } from '../lib/audit/retention-config';
-import { backupSettings } from '../lib/backups/config';
-import { configuredAuthSecret, resolveAuthSecret } from '../lib/auth/sessions/secret';
+import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { sqliteSynchronous } from '../lib/db/durability';
 import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
-import { configuredPublicOrigin } from '../lib/http/origin';
-import { metricsEnabled } from '../lib/metrics/config';
-import { authFailuresPerMinute, passwordAttemptsPerMinute, passwordHashConcurrency, rateLimitPerMinute } from '../lib/shared/rate-limit-config';
-import { retrySchedule, secretGraceMs } from '../lib/webhooks/config';
+import { checkSettings, rereadSettings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
-import { proxyTrust } from '../server/forwarded-headers.mjs';
-import { listenPort } from '../server/listen-port.mjs';
-import { bodyTimeoutMs } from '../server/request-limits.mjs';
 
 const say = (line: string) => process.stdout.write(`[start] ${line}\n`);
 
 async function main() {
   process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-  // Malformed settings, and a secret too short to keep sessions safe, are refused now, not on the
-  // first request.
-  configuredAuthSecret();
-  listenPort();
-  rateLimitPerMinute();
-  authFailuresPerMinute();
-  passwordAttemptsPerMinute();
-  passwordHashConcurrency();
-  proxyTrust();
-  bodyTimeoutMs();
-  configuredPublicOrigin();
-  retrySchedule();
-  secretGraceMs();
-  auditRetentionDays();
-  metricsEnabled();
-  backupSettings();
-  sqliteSynchronous();
+  // Malformed settings, and a secret too short to keep sessions safe, are refused now, every one of
+  // them at once, not on the first request (lib/settings).
+  checkSettings();
   // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
   if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
 
@@ -65,11 +42,15 @@ async function main() {
   // sits beside this bundle; a path esbuild leaves alone.
   process.env.PORT ||= '3000';
   process.env.HOSTNAME ||= '0.0.0.0';
+  // The server, loaded into this process next, reads the settings again, with what was set above
+  // (until now they were as given: a relative SQLite path names the same file from here).
+  rereadSettings();
   const server = path.join(path.dirname(fileURLToPath(import.meta.url)), 'server.js');
   await import(pathToFileURL(server).href);
 }
 
 main().catch((error: unknown) => {
-  process.stderr.write(`[start] ${error instanceof Error ? error.message : String(error)}\n`);
+  // One line each (a SettingsError has one for every setting refused).
+  for (const line of (error instanceof Error ? error.message : String(error)).split('\n')) process.stderr.write(`[start] ${line}\n`);
   process.exit(1);
 });

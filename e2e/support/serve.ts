@@ -7,11 +7,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
 import { createTestDatabase } from '../../test/support/database';
+import { dispatchHold } from '../../test/support/server';
+import { setEnv } from '../../test/support/settings';
 import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
 const database = await createTestDatabase('sqlite');
-process.env.DATABASE_URL = database.url;
-process.env.AUTH_SECRET = 'e2e-secret-0123456789abcdef0123456789abcdef';
+setEnv({ DATABASE_URL: database.url, AUTH_SECRET: 'e2e-secret-0123456789abcdef0123456789abcdef' });
 
 // Imported only now: the client reads DATABASE_URL when it opens.
 const { createUser } = await import('../../lib/auth/accounts/directory');
@@ -22,8 +23,11 @@ await db().$disconnect();
 // Scheduled backups on, into a folder of the run's own: the first is written as the server starts.
 const backups = mkdtempSync(path.join(os.tmpdir(), 'plant-store-e2e-backups-'));
 
-// With the heap cap production runs with (server/heap-limit.mjs).
-const server = spawn(process.execPath, [HEAP_LIMIT_FLAG, '.next/standalone/server.js'], {
+// With the heap cap production runs with (server/heap-limit.mjs). The dispatcher leaves an event for
+// 1.5 s before making its deliveries (test/support/dispatch-hold.mjs), so the webhooks page always
+// shows a just-sent test event before its delivery exists, and must follow it on: a busy machine
+// once showed that moment, which the page then left as it was.
+const server = spawn(process.execPath, [HEAP_LIMIT_FLAG, dispatchHold(1500), '.next/standalone/server.js'], {
   stdio: 'inherit',
   env: {
     ...process.env,
@@ -37,10 +41,6 @@ const server = spawn(process.execPath, [HEAP_LIMIT_FLAG, '.next/standalone/serve
     // network's allowance of password attempts without touching the other journeys'.
     TRUST_PROXY: '1',
     BACKUP_DIR: backups,
-    // The dispatcher leaves an event for 1.5 s before making its deliveries, so the webhooks page
-    // always shows a just-sent test event before its delivery exists, and must follow it on: a
-    // busy machine once showed that moment, which the page then left as it was.
-    PLANT_STORE_TEST_DISPATCH_DELAY_MS: '1500',
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));

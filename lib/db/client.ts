@@ -12,13 +12,11 @@ import { PrismaClient as PostgresqlClient } from './generated/postgresql/client'
 import { PrismaClient as SqliteClient, type Prisma } from './generated/sqlite/client';
 import { log } from '../log';
 import { processWide } from '../process-wide';
+import { settings } from '../settings';
 import { BUSY_WAIT_LIMIT_MS } from './busy';
 import { sqliteSynchronous } from './durability';
 import { databaseEngine, databaseUrl, ensureSqliteFile } from './url';
 import { noLongTransaction, prismaTransactionTurn } from './writer-turns';
-
-// Each instance holds at most this many PostgreSQL connections; several instances share a server.
-const DEFAULT_POOL_SIZE = 10;
 
 // Every Prisma transaction of the app (accounts, tokens, webhooks, the dispatcher's), on both
 // engines, runs through this client's $transaction, so its options are set here and nowhere else. A
@@ -33,11 +31,6 @@ const TRANSACTION_OPTIONS = { maxWait: BUSY_WAIT_LIMIT_MS, timeout: 3 * BUSY_WAI
 export type Client = SqliteClient;
 /** The client inside `db().$transaction(async (tx) => ...)`: changes that must commit together. */
 export type Transaction = Prisma.TransactionClient;
-
-function poolSize(): number {
-  const configured = Number(process.env.DATABASE_POOL_SIZE);
-  return Number.isInteger(configured) && configured > 0 ? configured : DEFAULT_POOL_SIZE;
-}
 
 // Statements that only read (Prisma's reads all start so) never wait for the file's lock in WAL mode.
 const READS = /^\s*select\b/i;
@@ -103,7 +96,8 @@ function createClient(): Client {
     };
     return new SqliteClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
   }
-  prisma.pool = new pg.Pool({ connectionString: url, max: poolSize(), connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
+  // Each instance holds at most DATABASE_POOL_SIZE connections; several instances share a server.
+  prisma.pool = new pg.Pool({ connectionString: url, max: settings().DATABASE_POOL_SIZE, connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
   // An idle connection the server ends (a restart, an administrator's kill) is an 'error' event on
   // the pool, which throws in the process if nobody listens: the pool has already dropped the
   // connection and opens another when next asked, so a warning is all there is to do.

@@ -1,5 +1,5 @@
-// SQLITE_SYNCHRONOUS: how far an SQLite commit is on the disk before the API answers. Read apart
-// from the connections so npm start can check it without opening the database.
+// SQLITE_SYNCHRONOUS: how far an SQLite commit is on the disk before the API answers (lib/settings
+// reads and checks it).
 //
 // FULL (the default): the write-ahead log is synced at every commit (one sync per group commit, not
 // per write), so an answered write survives a power cut or an operating-system crash. NORMAL: the
@@ -7,15 +7,8 @@
 // cut can lose the last commits (never the file's consistency). FULL is the default because it cost
 // POST /plants less than the share that would have ruled it out
 // (docs/performance.md#durability-full-against-normal, docs/decisions.md).
-export const SQLITE_SYNCHRONOUS_MODES = ['NORMAL', 'FULL'] as const;
-export type SqliteSynchronous = (typeof SQLITE_SYNCHRONOUS_MODES)[number];
-export const DEFAULT_SQLITE_SYNCHRONOUS: SqliteSynchronous = 'FULL';
+import { settings, type SqliteSynchronous } from '../settings';
 
-export function sqliteSynchronous(text = process.env.SQLITE_SYNCHRONOUS?.trim()): SqliteSynchronous {
-  if (!text) return DEFAULT_SQLITE_SYNCHRONOUS;
-  const mode = text.toUpperCase();
-  if (!(SQLITE_SYNCHRONOUS_MODES as readonly string[]).includes(mode)) {
-    throw new Error(`SQLITE_SYNCHRONOUS must be FULL (the default) or NORMAL, got "${text}"`);
-  }
-  return mode as SqliteSynchronous;
+export function sqliteSynchronous(): SqliteSynchronous {
+  return settings().SQLITE_SYNCHRONOUS;
 }

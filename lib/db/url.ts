@@ -3,27 +3,19 @@
 import 'server-only';
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
-
-export const DEFAULT_DATABASE_URL = 'file:./data/plants.db';
+import { NOT_A_DATABASE_URL, settings } from '../settings';
 
 export type DatabaseEngine = 'sqlite' | 'postgresql';
 
+/** DATABASE_URL (lib/settings refuses an SQLite file on Vercel, where it would lose every plant). */
 export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL?.trim() || DEFAULT_DATABASE_URL;
-  // Serverless functions get a fresh, read-only filesystem: an SQLite file there would lose every
-  // plant. Say so at once instead of failing at the first write.
-  if (process.env.VERCEL && url.startsWith('file:')) {
-    throw new Error('On Vercel, DATABASE_URL must name a PostgreSQL database: SQLite files do not persist on serverless functions');
-  }
-  return url;
+  return settings().DATABASE_URL;
 }
 
 export function databaseEngine(url: string = databaseUrl()): DatabaseEngine {
   if (url.startsWith('file:')) return 'sqlite';
   if (/^postgres(?:ql)?:\/\//.test(url)) return 'postgresql';
-  throw new Error(
-    `DATABASE_URL must be an SQLite file: URL (file:./data/plants.db) or a PostgreSQL URL (postgresql://user:password@host:5432/db), got "${url.split(':')[0]}:..."`,
-  );
+  throw new Error(`DATABASE_URL ${NOT_A_DATABASE_URL}, got "${url.split(':')[0]}:..."`);
 }
 
 /**

@@ -15,10 +15,10 @@ import 'server-only';
 import { authenticate, bearerToken, type Principal } from '../auth/tokens/bearer';
 import { hashApiToken, isWellFormedApiToken } from '../auth/tokens/format';
 import { processWide } from '../process-wide';
+import { settings } from '../settings';
 import { addressWindows, limitReached, type AddressWindow } from '../shared/address-windows';
 import { clientAddress } from '../shared/client-address';
 import { ApiError } from '../errors';
-import { authFailuresPerMinute } from '../shared/rate-limit-config';
 import { now as clockNow } from '../shared/clock';
 
 // Tokens seen valid are remembered (by hash) this long, at most this many.
@@ -48,7 +48,7 @@ const isAuthenticationFailure = (error: unknown) => error instanceof ApiError &&
  * (with Retry-After) when the address is over it, or the 401 that authenticate() throws.
  */
 export async function authenticateWithinLimit(request: Request, now = clockNow()): Promise<Principal> {
-  const limit = authFailuresPerMinute();
+  const limit = settings().AUTH_FAILURES_PER_MINUTE;
   if (limit === 0) return authenticate(request);
   const window = failures.of(clientAddress(request), now);
   const token = bearerToken(request);

@@ -3,31 +3,15 @@
 // (TRUST_PROXY), the host and scheme that proxy forwards. It is never taken from the Host header or
 // from a client's own X-Forwarded-Host: without either setting, or from a peer that is not a proxy
 // TRUST_PROXY names, it is unknown, and answers use paths instead.
-import { proxyTrust, type ProxyTrust } from '../../server/forwarded-headers.mjs';
+import type { ProxyTrust } from '../../server/forwarded-headers.mjs';
+import { settings } from '../settings';
 import { throughTrustedProxy } from '../shared/client-address';
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
-/**
- * PUBLIC_URL's origin (NEXTAUTH_URL's when only that is set), or null. Throws when it is not an
- * http(s) origin, so npm start can refuse it at once.
- */
+/** PUBLIC_URL's origin (NEXTAUTH_URL's when only that is set), or null. */
 export function configuredPublicOrigin(): string | null {
-  const [name, value] = process.env.PUBLIC_URL?.trim()
-    ? ['PUBLIC_URL', process.env.PUBLIC_URL.trim()]
-    : ['NEXTAUTH_URL', process.env.NEXTAUTH_URL?.trim()];
-  if (!value) return null;
-  let url: URL | undefined;
-  try {
-    url = new URL(value);
-  } catch {
-    url = undefined;
-  }
-  const pathAllowed = name === 'NEXTAUTH_URL' || url?.pathname === '/';
-  if (!url || !/^https?:$/.test(url.protocol) || url.username || url.password || url.search || url.hash || !pathAllowed) {
-    throw new Error(`${name} must be the service's public origin, such as https://plants.example.com, got "${value}"`);
-  }
-  return url.origin;
+  return settings().PUBLIC_URL ?? settings().NEXTAUTH_URL;
 }
 
 const lastEntry = (value: string | null | undefined) => value?.split(',').at(-1)?.trim() ?? '';
@@ -58,7 +42,7 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
  * settleForwardedHeaders); with neither, never: a client's own X-Forwarded-Proto is not believed.
  * The production server (server/main.mjs) asks once at start-up, then per request.
  */
-export function reachedOverHttps(trust: ProxyTrust = proxyTrust()): (xForwardedProto: string | string[] | undefined) => boolean {
+export function reachedOverHttps(trust: ProxyTrust = settings().TRUST_PROXY): (xForwardedProto: string | string[] | undefined) => boolean {
   const configured = configuredPublicOrigin();
   if (configured) {
     const https = configured.startsWith('https:');

@@ -4,7 +4,7 @@
 import 'server-only';
 import { engine } from '../db/engine';
 import { ApiError } from '../errors';
-import { rateLimitPerMinute } from '../shared/rate-limit-config';
+import { settings } from '../settings';
 import { now as clockNow } from '../shared/clock';
 
 const WINDOW_MS = 60_000;
@@ -16,7 +16,7 @@ export type RateLimitState = { limit: number; remaining: number; resetSeconds: n
  * limit. Returns the state for the RateLimit-* headers, or null when limiting is off.
  */
 export async function consumeRateLimit(key: string, now = clockNow()): Promise<RateLimitState | null> {
-  const limit = rateLimitPerMinute();
+  const limit = settings().RATE_LIMIT_PER_MINUTE;
   if (limit === 0) return null;
   const windowStart = now - (now % WINDOW_MS);
   const counted = engine().rateCounter.count(key, windowStart);

@@ -8,7 +8,7 @@
 import 'server-only';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { processWide } from '../process-wide';
-import { metricsEnabled } from './config';
+import { settings } from '../settings';
 
 /** The OpenTelemetry semantic conventions' buckets for HTTP durations, with two below their first (0.005 s), where the API's quickest answers fall. */
 const DURATION_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.075, 0.1, 0.25, 0.5, 0.75, 1, 2.5, 5, 7.5, 10];
@@ -45,7 +45,9 @@ export const COUNT_LOOKUP_RESULTS = ['hit', 'miss'] as const;
 function createMetrics() {
   const registry = new Registry();
   const registers = [registry];
-  const enabled = metricsEnabled();
+  // METRICS=off: nothing is recorded (npm run bench's metrics target, bench/run/metrics-comparison.ts,
+  // measures what recording costs) and GET /metrics answers an empty exposition.
+  const enabled = settings().METRICS;
   if (enabled) collectDefaultMetrics({ register: registry });
   const metrics = {
     registry,

@@ -4,7 +4,7 @@
 // after it; see server/forwarded-headers.mjs); on Vercel its edge sets the header. This reads the
 // entry that names the client.
 import { isIP } from 'node:net';
-import { proxyTrust } from '../../server/forwarded-headers.mjs';
+import { settings } from '../settings';
 
 export const UNKNOWN_ADDRESS = 'unknown';
 
@@ -18,7 +18,7 @@ const forwardedFor = (source: Request | Headers): string[] =>
 /** The client's address, or 'unknown' when nothing names a valid one. */
 export function clientAddress(source: Request | Headers): string {
   const entries = forwardedFor(source);
-  const trust = proxyTrust();
+  const trust = settings().TRUST_PROXY;
   if ('proxies' in trust) {
     // As proxy-addr: from the end, past every proxy named, the first entry that is not one; when
     // all are, the first (the request came from a proxy itself).
@@ -40,7 +40,7 @@ export function clientAddress(source: Request | Headers): string {
  * whose last X-Forwarded-For entry (the peer, which main.mjs appended) is one of them.
  */
 export function throughTrustedProxy(source: Request | Headers): boolean {
-  const trust = proxyTrust();
+  const trust = settings().TRUST_PROXY;
   if (!('proxies' in trust)) return trust.hops > 0;
   return trust.proxies(normalise(forwardedFor(source).at(-1)));
 }

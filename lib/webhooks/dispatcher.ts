@@ -10,7 +10,7 @@ import { log } from '../log';
 import { countDeliveryAttempt } from '../metrics/registry';
 import { processWide } from '../process-wide';
 import { isShuttingDown } from '../shutdown';
-import { retrySchedule, testDispatchDelayMs, withJitter } from './config';
+import { retrySchedule, withJitter } from './config';
 import { engine } from '../db/engine';
 import type { AttemptOutcome, ClaimedDelivery } from '../db/stores';
 import { now as clockNow, currentDate } from '../shared/clock';
@@ -39,6 +39,12 @@ type State = {
   /** The wake of the dispatcher this process started, whichever route bundle's copy of this module asks (wake.ts). */
   wakeRunning?: () => void;
 };
+
+// How long the dispatcher leaves a committed event before fanning it out into deliveries: not at all.
+// Only a test sets it, by preloading test/support/dispatch-hold.mjs into its server, to make the
+// moment between a commit and its delivery as long as it needs (to kill the server there); as with
+// the clock (lib/shared/clock.ts), nothing in production does: no setting, no route.
+const hold = processWide('webhook-dispatch-hold', () => ({ ms: 0 }));
 
 const state = processWide('webhook-dispatcher', (): State => ({
   started: false,
@@ -109,7 +115,7 @@ function start(delivery: ClaimedDelivery, then: () => void): void {
 async function cycle(onAttemptDone: () => void): Promise<{ claimed: number; more: boolean }> {
   const store = engine().deliveries;
   const now = currentDate();
-  const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - testDispatchDelayMs()), now, recipients: recipientsOf });
+  const fanned = await store.fanOut({ limit: FAN_OUT_BATCH, madeBy: new Date(now.getTime() - hold.ms), now, recipients: recipientsOf });
   const free = MAX_IN_FLIGHT - state.inFlight.size;
   const claimed = free > 0 ? await store.claim({ limit: free, now, leaseUntil: new Date(now.getTime() + LEASE_MS) }) : [];
   for (const delivery of claimed) start(delivery, onAttemptDone);

@@ -11,11 +11,12 @@ import dns from 'node:dns';
 import net from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { ApiError } from '../errors';
+import { settings } from '../settings';
 
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 
 export function privateUrlsAllowed(): boolean {
-  return process.env.WEBHOOK_ALLOW_PRIVATE_URLS?.trim() === '1';
+  return settings().WEBHOOK_ALLOW_PRIVATE_URLS;
 }
 
 const RANGE_NAMES: Record<string, string> = {

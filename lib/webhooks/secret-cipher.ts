@@ -8,6 +8,7 @@
 import 'server-only';
 import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { resolveAuthSecret } from '../auth/sessions/secret';
+import { settings } from '../settings';
 import { SECRET_PREFIX } from './signing';
 
 const FORMAT = 'v1:';
@@ -36,7 +37,7 @@ export function secretKey(authSecret: string): Buffer {
 
 /** The keys a stored secret may open with: AUTH_SECRET's first (it seals), then AUTH_SECRET_PREVIOUS's, if set. */
 export function configuredKeys(): Buffer[] {
-  const previous = process.env.AUTH_SECRET_PREVIOUS?.trim();
+  const previous = settings().AUTH_SECRET_PREVIOUS;
   return [secretKey(resolveAuthSecret().secret), ...(previous ? [secretKey(previous)] : [])];
 }
 

@@ -6,11 +6,12 @@
 import 'server-only';
 import { after } from 'next/server';
 import { log } from '../log';
+import { settings } from '../settings';
 import { deliverDue, wakeRunningDispatcher } from './dispatcher';
 
 export function deliverSoon(): void {
   if (wakeRunningDispatcher()) return;
-  if (process.env.VERCEL) {
+  if (settings().VERCEL) {
     try {
       after(async () => {
         await deliverDue({ budgetMs: AFTER_RESPONSE_BUDGET_MS });

@@ -19,6 +19,7 @@ import { testEngine, type TestDatabase } from '../support/database';
 import { test } from '../support/fixtures';
 import type { RunningServer } from '../support/server';
 import { callAction } from '../support/server-actions';
+import { setEnv } from '../support/settings';
 
 let database: TestDatabase;
 let server: RunningServer;
@@ -297,9 +298,14 @@ describe('batch imports while five webhook endpoints are listening', () => {
     const receiver = http.createServer((request, response) => request.resume().on('end', () => (delivered++, response.writeHead(204).end())));
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     const { port } = receiver.address() as { port: number };
-    process.env.WEBHOOK_ALLOW_PRIVATE_URLS = '1';
-    for (let index = 0; index < 5; index++) {
-      await createWebhookEndpoint({ url: `http://127.0.0.1:${port}/hooks/${index}`, events: ['plant.created'] }, OPERATOR_COMMAND);
+    // The receiver listens on this machine: endpoints there are saved only with the guard lifted.
+    const restoreEnv = setEnv({ WEBHOOK_ALLOW_PRIVATE_URLS: '1' });
+    try {
+      for (let index = 0; index < 5; index++) {
+        await createWebhookEndpoint({ url: `http://127.0.0.1:${port}/hooks/${index}`, events: ['plant.created'] }, OPERATOR_COMMAND);
+      }
+    } finally {
+      restoreEnv();
     }
     try {
       // On SQLite a batch is one transaction, run whole on the event loop, and a plant's search

@@ -17,6 +17,7 @@ import { newAccount, signIn } from '../support/accounts';
 import { testEngine, tokenIn, usingDatabase, type TestDatabase } from '../support/database';
 import { test as base, type OwnServer, type OwnServerOptions } from '../support/fixtures';
 import { startReceiver, type Receiver } from '../support/receiver';
+import { dispatchHold } from '../support/server';
 import { callAction, form } from '../support/server-actions';
 import { deliveriesIn, endpointIn } from '../support/webhooks';
 
@@ -41,11 +42,17 @@ const test = base.extend('startReceiver', { scope: 'file' }, async ({}, { onClea
  * A receiver, and a server (started by `start`: the file's or the test's own) on a database of its
  * own that holds an endpoint for the receiver and a token.
  */
-async function setUp(start: (options: OwnServerOptions) => Promise<OwnServer>, receiverFor: () => Promise<Receiver>, env: Record<string, string> = {}) {
+async function setUp(
+  start: (options: OwnServerOptions) => Promise<OwnServer>,
+  receiverFor: () => Promise<Receiver>,
+  env: Record<string, string> = {},
+  nodeFlags: string[] = [],
+) {
   const receiver = await receiverFor();
   let endpointId = '';
   const server = await start({
     env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', WEBHOOK_RETRY_SCHEDULE: TEST_SCHEDULE, ...env },
+    nodeFlags,
     prepare: async (database) => {
       const endpoint = await endpointIn(database.url, receiver.url);
       receiver.setSecret(endpoint.secret);
@@ -258,9 +265,9 @@ describe('webhook deliveries', () => {
 
 describe('a server killed between the commit and the delivery', () => {
   test('delivers the event after it restarts', async ({ startOwnServer, startReceiver }) => {
-    // The first server holds every event for a minute (a test-only setting): it answers 200, the
-    // event is committed, and nothing has been sent when it is killed.
-    const { database, receiver, server, token } = await setUp(startOwnServer, startReceiver, { PLANT_STORE_TEST_DISPATCH_DELAY_MS: '60000' });
+    // The first server holds every event for a minute (test/support/dispatch-hold.mjs): it answers
+    // 200, the event is committed, and nothing has been sent when it is killed.
+    const { database, receiver, server, token } = await setUp(startOwnServer, startReceiver, {}, [dispatchHold(60_000)]);
     const id = uniqueId();
     // Answered 200: committed.
     expect((await createOn(server, token, plantJson(id, 'Survivor'))).status).toBe(200);
@@ -281,10 +288,10 @@ describe.runIf(testEngine() === 'postgresql')('two instances sharing one Postgre
   test('deliver each event exactly once, whichever instance stored it', async ({ startOwnServer, startReceiver }) => {
     // Both hold events for a moment, so both dispatchers find the same ones due at the same time;
     // a slow receiver keeps both claiming, as each finished attempt frees a slot, while the other does.
-    const env = { PLANT_STORE_TEST_DISPATCH_DELAY_MS: '500' };
-    const { database, receiver, server: first, token } = await setUp(startOwnServer, startReceiver, env);
+    const nodeFlags = [dispatchHold(500)];
+    const { database, receiver, server: first, token } = await setUp(startOwnServer, startReceiver, {}, nodeFlags);
     receiver.delayAnswers(20);
-    const second = await startOwnServer({ database, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1', ...env } });
+    const second = await startOwnServer({ database, env: { WEBHOOK_ALLOW_PRIVATE_URLS: '1' }, nodeFlags });
     const ids = Array.from({ length: 100 }, () => uniqueId());
     const answers = await Promise.all(ids.map((id, index) => createOn(index % 2 ? second : first, token, plantJson(id, `Plant ${index}`))));
     expect(answers.map((answer) => answer.status)).toEqual(ids.map(() => 200));

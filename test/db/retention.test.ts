@@ -4,14 +4,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { pruneExpired } from '../../lib/retention';
 import { testEngine } from '../support/database';
 import { processOnOwnDatabase } from '../support/fixtures';
+import { envAsItIs, setEnv } from '../support/settings';
 
 const database = processOnOwnDatabase();
 
-const previous = process.env.AUDIT_RETENTION_DAYS;
-afterEach(() => {
-  if (previous === undefined) delete process.env.AUDIT_RETENTION_DAYS;
-  else process.env.AUDIT_RETENTION_DAYS = previous;
-});
+afterEach(envAsItIs('AUDIT_RETENTION_DAYS'));
 
 describe('the records themselves', () => {
   it('are pruned after AUDIT_RETENTION_DAYS when it is set, and kept forever when it is not', async () => {
@@ -20,9 +17,9 @@ describe('the records themselves', () => {
     for (const when of [at, at, new Date().toISOString()]) {
       await database.execute(`INSERT INTO "AuditEvent" ("at", "action", "actorType", "actorName", "targetType", "targetId") VALUES ('${when}', 'plant.created', 'system', 'cli', 'plant', '1')`);
     }
-    delete process.env.AUDIT_RETENTION_DAYS;
+    setEnv({ AUDIT_RETENTION_DAYS: undefined });
     expect((await pruneExpired()).auditEvents).toBe(0);
-    process.env.AUDIT_RETENTION_DAYS = '30';
+    setEnv({ AUDIT_RETENTION_DAYS: '30' });
     expect((await pruneExpired()).auditEvents).toBe(2);
     expect(await database.execute('SELECT "seq" FROM "AuditEvent"')).toHaveLength(1);
   });

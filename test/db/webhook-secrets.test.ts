@@ -12,15 +12,10 @@ import { sealStoredSecrets } from '../../lib/webhooks/secrets-at-rest';
 import { newSigningSecret } from '../../lib/webhooks/signing';
 import { executeOn, testEngine } from '../support/database';
 import { migrationsBefore } from '../support/migrations';
+import { envAsItIs, setEnv } from '../support/settings';
 
 const ROTATION_MIGRATION = '_webhook_secret_rotation';
-const saved = { AUTH_SECRET: process.env.AUTH_SECRET, AUTH_SECRET_PREVIOUS: process.env.AUTH_SECRET_PREVIOUS };
-afterEach(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+afterEach(envAsItIs('AUTH_SECRET', 'AUTH_SECRET_PREVIOUS'));
 
 type Row = { id: string; secret: string; previousSecret: string | null };
 
@@ -95,12 +90,11 @@ describe(`on ${testEngine()}, the start's pass over the stored webhook secrets`,
       const stored = await read();
 
       // AUTH_SECRET changed, and the one before not named: nothing opens, nothing is changed.
-      process.env.AUTH_SECRET = after;
-      delete process.env.AUTH_SECRET_PREVIOUS;
+      setEnv({ AUTH_SECRET: after, AUTH_SECRET_PREVIOUS: undefined });
       expect(await sealStoredSecrets(database.url)).toEqual({ sealed: 0, unreadable: ['wh_changed', 'wh_unknown'] });
       expect(await read()).toEqual(stored);
 
-      process.env.AUTH_SECRET_PREVIOUS = before;
+      setEnv({ AUTH_SECRET_PREVIOUS: before });
       expect(await sealStoredSecrets(database.url)).toEqual({ sealed: 1, unreadable: ['wh_unknown'] });
       const [changed, unchanged] = await read();
       expect(openSecretWith(changed.secret, [secretKey(after)]).secret).toBe(current);

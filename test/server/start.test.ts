@@ -1,6 +1,6 @@
 // npm start as an operator runs it: on a new SQLite file it migrates, hints at the missing staff
 // account, and serves the API from the same process (no child server), which stops on SIGTERM; it
-// refuses malformed settings and a weak AUTH_SECRET before it starts anything.
+// refuses malformed settings, every one at once, and a weak AUTH_SECRET before it starts anything.
 import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -114,6 +114,30 @@ describe('npm start', () => {
     });
     expect(result.status).toBe(1);
     expect(result.stderr).toContain(message);
+  });
+
+  it('lists every malformed setting at once, one line each, before it starts anything', () => {
+    const result = spawnSync(process.execPath, ['scripts/start.mjs'], {
+      env: {
+        ...process.env,
+        NODE_OPTIONS: '',
+        DATABASE_URL: `file:${path.join(folder, 'refused-together.db')}`,
+        PORT: '80x',
+        DATABASE_POOL_SIZE: 'ten',
+        KEEP_ALIVE_TIMEOUT: '5s',
+        METRICS: 'maybe',
+      },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    expect(result.status).toBe(1);
+    expect(result.stderr.trim().split('\n')).toEqual([
+      '[start] DATABASE_POOL_SIZE must be a whole number of connections (1 or more), got "ten"',
+      '[start] PORT must be a port number from 1 to 65535, or 0 for any free port, got "80x"',
+      '[start] KEEP_ALIVE_TIMEOUT must be a whole number of milliseconds, got "5s"',
+      '[start] METRICS must be "on" or "off", got "maybe"',
+    ]);
+    expect(result.stdout).not.toMatch(/applied migrations|database is up to date/);
   });
 
   it('ends with one line when the free port PORT=0 asks for cannot be had on HOSTNAME', () => {

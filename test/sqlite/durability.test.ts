@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
 import { db } from '../../lib/db/client';
 import { sqliteDatabase } from '../../lib/db/sqlite/connection';
+import { envAsItIs, setEnv } from '../support/settings';
 
 const FULL = 2;
 const NORMAL = 1;
@@ -16,20 +17,21 @@ async function levels(): Promise<{ api: number; prisma: number }> {
   return { api, prisma: Number(row.synchronous) };
 }
 
+const restoreEnv = envAsItIs('SQLITE_SYNCHRONOUS');
 afterEach(async () => {
-  delete process.env.SQLITE_SYNCHRONOUS;
+  restoreEnv();
   await closeDb();
 });
 
 describe('SQLITE_SYNCHRONOUS', () => {
   it('is FULL on both connections when unset', async () => {
-    delete process.env.SQLITE_SYNCHRONOUS;
+    setEnv({ SQLITE_SYNCHRONOUS: undefined });
     await closeDb();
     expect(await levels()).toEqual({ api: FULL, prisma: FULL });
   });
 
   it('is NORMAL on both connections when set so', async () => {
-    process.env.SQLITE_SYNCHRONOUS = 'normal';
+    setEnv({ SQLITE_SYNCHRONOUS: 'normal' });
     await closeDb();
     expect(await levels()).toEqual({ api: NORMAL, prisma: NORMAL });
   });

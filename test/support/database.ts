@@ -9,6 +9,7 @@ import { applyMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/temporary-database';
 import { sqliteFilePath, type DatabaseEngine } from '../../lib/db/url';
 import type { Scope } from '../../lib/auth/scopes';
+import { setEnv } from './settings';
 
 export type TestDatabase = {
   engine: DatabaseEngine;
@@ -116,15 +117,13 @@ export async function usingDatabase<T>(url: string, work: () => Promise<T>): Pro
   const turn = pointedElsewhere.then(async () => {
     if (process.env.DATABASE_URL === url) return work();
     const { closeDb } = await import('../../lib/db/engine');
-    const previous = process.env.DATABASE_URL;
     await closeDb();
-    process.env.DATABASE_URL = url;
+    const restore = setEnv({ DATABASE_URL: url });
     try {
       return await work();
     } finally {
       await closeDb();
-      if (previous === undefined) delete process.env.DATABASE_URL;
-      else process.env.DATABASE_URL = previous;
+      restore();
     }
   });
   pointedElsewhere = turn.catch(() => undefined);

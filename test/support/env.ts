@@ -5,9 +5,9 @@ import { inject } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
 import { observeFetch } from './observed';
 import { TEST_AUTH_SECRET } from './server';
+import { setEnv } from './settings';
 
 if (process.env.DATABASE_URL !== inject('databaseUrl')) await closeDb();
 process.env.TEST_ENGINE = inject('engine');
-process.env.DATABASE_URL = inject('databaseUrl');
-process.env.AUTH_SECRET = TEST_AUTH_SECRET;
+setEnv({ DATABASE_URL: inject('databaseUrl'), AUTH_SECRET: TEST_AUTH_SECRET });
 observeFetch();

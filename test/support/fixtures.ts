@@ -26,6 +26,7 @@ import { afterAll, beforeAll, test as base } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
 import { createTestDatabase, type TestDatabase } from './database';
 import { startServer, type RunningServer, type ServerOptions } from './server';
+import { setEnv } from './settings';
 
 export type OwnServerOptions = Omit<ServerOptions, 'databaseUrl'> & {
   /** A database to share (another server's, or this process's own); by default one of the server's own. */
@@ -48,12 +49,11 @@ export const test = base
   // Set up before any server a file starts, so removed only once they have stopped.
   .extend('processDatabase', { scope: 'file' }, async ({}, { onCleanup }) => {
     const database = await createTestDatabase();
-    const shared = process.env.DATABASE_URL;
     await closeDb();
-    process.env.DATABASE_URL = database.url;
+    const restore = setEnv({ DATABASE_URL: database.url });
     onCleanup(async () => {
       await closeDb();
-      process.env.DATABASE_URL = shared;
+      restore();
       await database.remove();
     });
     return database;
@@ -123,15 +123,15 @@ export const withServerEnv = (env: Record<string, string>) => test.extend('ownSe
  */
 export function processOnOwnDatabase(): { readonly url: string; execute(sql: string): Promise<unknown[]> } {
   let database: TestDatabase | undefined;
-  const shared = process.env.DATABASE_URL;
+  let restore = () => {};
   beforeAll(async () => {
     database = await createTestDatabase();
     await closeDb();
-    process.env.DATABASE_URL = database.url;
+    restore = setEnv({ DATABASE_URL: database.url });
   });
   afterAll(async () => {
     await closeDb();
-    process.env.DATABASE_URL = shared;
+    restore();
     await database?.remove();
   });
   return {

@@ -4,6 +4,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
+import { pathToFileURL } from 'node:url';
 import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
 import { clockAt, type ServerClock } from './clock';
 
@@ -13,6 +14,9 @@ export const TEST_AUTH_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 const thisBuild = path.resolve('.next/standalone');
 // Lets the test move the server's clock (lib/shared/clock.ts); see test/support/clock.ts.
 const clockControl = path.resolve('test/support/clock-control.mjs');
+
+/** The node flag that preloads test/support/dispatch-hold.mjs: the server's dispatcher leaves each event `ms` before delivering it. */
+export const dispatchHold = (ms: number) => `--import=${pathToFileURL(path.resolve('test/support/dispatch-hold.mjs')).href}?ms=${ms}`;
 
 export type RunningServer = {
   url: string;

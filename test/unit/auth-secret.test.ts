@@ -1,15 +1,21 @@
 // AUTH_SECRET signs sessions and page tokens, and anyone may ask /api/auth/csrf for a value keyed
 // by it and test guesses offline: a secret under 32 bytes (its UTF-8 bytes, as given) is refused,
-// with a message that says how to make one, wherever the secret is read (lib/auth/sessions/secret.ts).
+// with a message that says how to make one, wherever the secret is read (lib/settings, and
+// lib/auth/sessions/secret.ts for the file beside an SQLite database).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { configuredAuthSecret, resolveAuthSecret } from '../../lib/auth/sessions/secret';
+import { resolveAuthSecret } from '../../lib/auth/sessions/secret';
+import { readSettings } from '../../lib/settings';
+import { envAsItIs, setEnv } from '../support/settings';
 
 const HOW_TO_MAKE = 'make one with  openssl rand -base64 32';
 
-describe('configuredAuthSecret', () => {
+/** AUTH_SECRET as the settings read it from `env`. */
+const configuredAuthSecret = (env: Record<string, string>) => readSettings(env).settings.AUTH_SECRET;
+
+describe('the AUTH_SECRET setting', () => {
   it.each([
     ['secret', 6],
     ['x'.repeat(31), 31],
@@ -38,13 +44,10 @@ describe('configuredAuthSecret', () => {
 });
 
 describe('resolveAuthSecret on SQLite', () => {
-  const saved = { AUTH_SECRET: process.env.AUTH_SECRET, DATABASE_URL: process.env.DATABASE_URL };
+  const restoreEnv = envAsItIs('AUTH_SECRET', 'DATABASE_URL');
   const folders: string[] = [];
   afterEach(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
+    restoreEnv();
     for (const folder of folders.splice(0)) rmSync(folder, { recursive: true, force: true });
   });
 
@@ -52,14 +55,13 @@ describe('resolveAuthSecret on SQLite', () => {
   function sqliteFolder(): string {
     const folder = mkdtempSync(path.join(os.tmpdir(), 'plant-store-auth-secret-'));
     folders.push(folder);
-    process.env.DATABASE_URL = `file:${path.join(folder, 'plants.db')}`;
-    delete process.env.AUTH_SECRET;
+    setEnv({ DATABASE_URL: `file:${path.join(folder, 'plants.db')}`, AUTH_SECRET: undefined });
     return folder;
   }
 
   it('refuses a weak AUTH_SECRET, though it would otherwise win', () => {
     sqliteFolder();
-    process.env.AUTH_SECRET = 'secret';
+    setEnv({ AUTH_SECRET: 'secret' });
     expect(() => resolveAuthSecret()).toThrow(`AUTH_SECRET must be at least 32 bytes, got 6: ${HOW_TO_MAKE}`);
   });
 

@@ -3,12 +3,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { addressBucket } from '../../lib/shared/address-windows';
 import { clientAddress, throughTrustedProxy } from '../../lib/shared/client-address';
 import { proxyTrust, trustsPeer } from '../../server/forwarded-headers.mjs';
+import { envAsItIs, setEnv } from '../support/settings';
 
 const from = (forwardedFor: string) => clientAddress(new Headers({ 'x-forwarded-for': forwardedFor }));
 
-afterEach(() => {
-  delete process.env.TRUST_PROXY;
-});
+afterEach(envAsItIs('TRUST_PROXY'));
 
 describe('TRUST_PROXY', () => {
   it.each([
@@ -61,16 +60,16 @@ describe('clientAddress', () => {
   });
 
   it('behind N trusted proxies, is the Nth entry from the end (the one the first proxy appended)', () => {
-    process.env.TRUST_PROXY = 'true';
+    setEnv({ TRUST_PROXY: 'true' });
     expect(from('198.51.100.7, 203.0.113.9')).toBe('203.0.113.9');
-    process.env.TRUST_PROXY = '2';
+    setEnv({ TRUST_PROXY: '2' });
     expect(from('198.51.100.7, 203.0.113.9, 10.0.0.2')).toBe('203.0.113.9');
     expect(from('10.0.0.2')).toBe('10.0.0.2');
     expect(from('[2001:db8::5]:4711, 10.0.0.2')).toBe('2001:db8::5');
   });
 
   it("with the proxies' addresses, is the entry nearest the end that is not one of them (main.mjs appended the peer)", () => {
-    process.env.TRUST_PROXY = 'loopback, 10.0.0.0/8';
+    setEnv({ TRUST_PROXY: 'loopback, 10.0.0.0/8' });
     // A client's own entries before the proxies' cannot make it anyone else.
     expect(from('192.0.2.66, 203.0.113.9, 10.0.0.2, 127.0.0.1')).toBe('203.0.113.9');
     expect(from('203.0.113.9, 127.0.0.1')).toBe('203.0.113.9');
@@ -86,9 +85,9 @@ describe('clientAddress', () => {
   it("came through a trusted proxy: with a number, always; with the proxies' addresses, when the peer main.mjs appended is one", () => {
     const through = (forwardedFor: string) => throughTrustedProxy(new Headers({ 'x-forwarded-for': forwardedFor }));
     expect(through('127.0.0.1')).toBe(false);
-    process.env.TRUST_PROXY = 'true';
+    setEnv({ TRUST_PROXY: 'true' });
     expect(through('203.0.113.9')).toBe(true);
-    process.env.TRUST_PROXY = 'loopback';
+    setEnv({ TRUST_PROXY: 'loopback' });
     expect(through('203.0.113.9, 127.0.0.1')).toBe(true);
     expect(through('127.0.0.1')).toBe(true);
     expect(through('127.0.0.1, 203.0.113.9')).toBe(false);

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { admitPasswordAttempt } from '../../lib/auth/passwords/admission';
 import { ApiError } from '../../lib/errors';
 import { refusalAtTheDoor, signInRouteSegments } from '../../lib/http/sign-in-door';
+import { envAsItIs, setEnv } from '../support/settings';
 
 describe('the segments Next hands the sign-in route', () => {
   it.each([
@@ -46,12 +47,10 @@ describe('the segments Next hands the sign-in route', () => {
 });
 
 describe("the server's door", () => {
-  afterEach(() => {
-    delete process.env.PASSWORD_ATTEMPTS_PER_MINUTE;
-  });
+  afterEach(envAsItIs('PASSWORD_ATTEMPTS_PER_MINUTE'));
 
   it('refuses a password attempt only once the allowance is spent, with the route refusal, and counts nothing itself', async () => {
-    process.env.PASSWORD_ATTEMPTS_PER_MINUTE = '2';
+    setEnv({ PASSWORD_ATTEMPTS_PER_MINUTE: '2' });
     const address = '192.0.2.77';
     const door = (target = '/api/auth/callback/credentials', method = 'POST', from = address) => refusalAtTheDoor(method, target, from);
     expect(door()).toBeNull();
@@ -83,7 +82,7 @@ describe("the server's door", () => {
   });
 
   it('is open when the allowance is off', () => {
-    process.env.PASSWORD_ATTEMPTS_PER_MINUTE = 'off';
+    setEnv({ PASSWORD_ATTEMPTS_PER_MINUTE: 'off' });
     for (let index = 0; index < 30; index++) admitPasswordAttempt('192.0.2.79');
     expect(refusalAtTheDoor('POST', '/api/auth/callback/credentials', '192.0.2.79')).toBeNull();
   });

@@ -4,18 +4,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../../lib/http/origin';
 import { proxyTrust } from '../../server/forwarded-headers.mjs';
+import { envAsItIs, setEnv } from '../support/settings';
 
-const saved = { PUBLIC_URL: process.env.PUBLIC_URL, NEXTAUTH_URL: process.env.NEXTAUTH_URL };
 beforeEach(() => {
-  delete process.env.PUBLIC_URL;
-  delete process.env.NEXTAUTH_URL;
+  setEnv({ PUBLIC_URL: undefined, NEXTAUTH_URL: undefined });
 });
-afterEach(() => {
-  for (const [name, value] of Object.entries(saved)) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
-  }
-});
+afterEach(envAsItIs('PUBLIC_URL', 'NEXTAUTH_URL'));
 
 // What TRUST_PROXY says: none, a number of proxies, the proxies' addresses.
 const NONE = proxyTrust({ TRUST_PROXY: 'false' });
@@ -29,21 +23,21 @@ describe('reachedOverHttps', () => {
   });
 
   it.each(['false', '1', '2', 'loopback'])('PUBLIC_URL https: always, whatever X-Forwarded-Proto says (TRUST_PROXY=%s)', (value) => {
-    process.env.PUBLIC_URL = 'https://plants.example.com';
+    setEnv({ PUBLIC_URL: 'https://plants.example.com' });
     const overHttps = reachedOverHttps(proxyTrust({ TRUST_PROXY: value }));
     for (const proto of PROXY_SAYS) expect(overHttps(proto), String(proto)).toBe(true);
   });
 
   it.each(['false', '1', '2', 'loopback'])('PUBLIC_URL http: never, whatever X-Forwarded-Proto says (TRUST_PROXY=%s)', (value) => {
-    process.env.PUBLIC_URL = 'http://plants.example.com';
+    setEnv({ PUBLIC_URL: 'http://plants.example.com' });
     const overHttps = reachedOverHttps(proxyTrust({ TRUST_PROXY: value }));
     for (const proto of PROXY_SAYS) expect(overHttps(proto), String(proto)).toBe(false);
   });
 
   it('NEXTAUTH_URL, when PUBLIC_URL is not set, decides alike', () => {
-    process.env.NEXTAUTH_URL = 'https://plants.example.com/api/auth';
+    setEnv({ NEXTAUTH_URL: 'https://plants.example.com/api/auth' });
     expect(reachedOverHttps(NONE)('http')).toBe(true);
-    process.env.NEXTAUTH_URL = 'http://plants.example.com';
+    setEnv({ NEXTAUTH_URL: 'http://plants.example.com' });
     expect(reachedOverHttps(TRUSTS[1])('https')).toBe(false);
   });
 

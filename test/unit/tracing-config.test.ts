@@ -2,8 +2,13 @@
 // (lib/tracing/spans.ts): off unless an endpoint is named, and a malformed traceparent starts a new trace.
 import { trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { otlpProtocol, tracingConfigured } from '../../lib/tracing/config';
+import { readSettings } from '../../lib/settings';
+import * as config from '../../lib/tracing/config';
 import { contextOfTraceparent } from '../../lib/tracing/spans';
+
+// As the process would decide with `env` for its environment.
+const tracingConfigured = (env: Record<string, string>) => config.tracingConfigured(readSettings(env).settings);
+const otlpProtocol = (env: Record<string, string>) => config.otlpProtocol(readSettings(env).settings);
 
 describe('tracing configuration', () => {
   it('is on only with an OTLP endpoint named', () => {

@@ -12,6 +12,7 @@ import {
   UnreadableSecretError,
 } from '../../lib/webhooks/secret-cipher';
 import { newSigningSecret } from '../../lib/webhooks/signing';
+import { envAsItIs, setEnv } from '../support/settings';
 
 const key = secretKey('the auth secret, at least 32 characters long');
 const otherKey = secretKey('another auth secret, at least 32 characters');
@@ -85,32 +86,24 @@ describe('a sealed webhook secret', () => {
 });
 
 describe('the keys of the settings', () => {
-  const saved = { AUTH_SECRET: process.env.AUTH_SECRET, AUTH_SECRET_PREVIOUS: process.env.AUTH_SECRET_PREVIOUS };
-  afterEach(() => {
-    for (const [name, value] of Object.entries(saved)) {
-      if (value === undefined) delete process.env[name];
-      else process.env[name] = value;
-    }
-  });
+  afterEach(envAsItIs('AUTH_SECRET', 'AUTH_SECRET_PREVIOUS'));
 
   it('seal under AUTH_SECRET, and open under AUTH_SECRET_PREVIOUS too while it is set', () => {
-    process.env.AUTH_SECRET = 'the auth secret, at least 32 characters long';
-    delete process.env.AUTH_SECRET_PREVIOUS;
+    setEnv({ AUTH_SECRET: 'the auth secret, at least 32 characters long', AUTH_SECRET_PREVIOUS: undefined });
     const secret = newSigningSecret();
     const sealed = sealSecret(secret);
     expect(openSecretWith(sealed, [key]).secret).toBe(secret);
     expect(openSecret(sealed)).toBe(secret);
 
     // AUTH_SECRET changed: unreadable, until the one before is named.
-    process.env.AUTH_SECRET = 'another auth secret, at least 32 characters';
+    setEnv({ AUTH_SECRET: 'another auth secret, at least 32 characters' });
     expect(() => openSecret(sealed)).toThrow(UnreadableSecretError);
-    process.env.AUTH_SECRET_PREVIOUS = 'the auth secret, at least 32 characters long';
+    setEnv({ AUTH_SECRET_PREVIOUS: 'the auth secret, at least 32 characters long' });
     expect(openSecret(sealed)).toBe(secret);
   });
 
   it('sign with the secret, then the one before while it signs; one that no longer opens is left out', () => {
-    process.env.AUTH_SECRET = 'the auth secret, at least 32 characters long';
-    delete process.env.AUTH_SECRET_PREVIOUS;
+    setEnv({ AUTH_SECRET: 'the auth secret, at least 32 characters long', AUTH_SECRET_PREVIOUS: undefined });
     const [current, previous] = [newSigningSecret(), newSigningSecret()];
     expect(signingSecrets({ secret: sealSecret(current), previousSecret: null })).toEqual([current]);
     expect(signingSecrets({ secret: sealSecret(current), previousSecret: sealSecret(previous) })).toEqual([current, previous]);

@@ -2,10 +2,11 @@ import type { Metadata } from 'next';
 import { DataTable, TimeCell } from '@/components/data-table';
 import { Alert } from '@/components/notices';
 import { Timestamp } from '@/components/timestamp';
-import { backupSettings, DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/backups/config';
+import { backupSettings } from '@/lib/backups/config';
 import { listBackups, type BackupFile } from '@/lib/backups/files';
 import { backupStatus } from '@/lib/backups/status';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
+import { DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/settings';
 
 export const metadata: Metadata = { title: 'Backups · Plant Store' };
 
@@ -44,7 +45,7 @@ export default async function BackupsPage() {
         {settings ? (
           <p className="muted">
             The server copies the database into <span className="mono">{settings.dir}</span> every{' '}
-            {process.env.BACKUP_INTERVAL?.trim() || DEFAULT_BACKUP_INTERVAL} and keeps the newest {settings.keep}. Each copy is checked
+            {settings.interval} and keeps the newest {settings.keep}. Each copy is checked
             before it is kept. A copy holds everything in the store, password and token hashes included: keep downloads as safe as
             the server.
           </p>

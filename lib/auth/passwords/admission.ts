@@ -18,8 +18,8 @@ import { addressWindows, limitReached, type AddressWindow } from '../../shared/a
 import { UNKNOWN_ADDRESS } from '../../shared/client-address';
 import { ApiError } from '../../errors';
 import { countPasswordAttemptRefused } from '../../metrics/registry';
-import { passwordAttemptsPerMinute, passwordHashConcurrency } from '../../shared/rate-limit-config';
 import { now as clockNow } from '../../shared/clock';
+import { settings } from '../../settings';
 import { NoSlotError, slots } from '../../slots';
 
 // Hashes that may wait for a slot, per slot: at a hash's cost, a wait of under half a second
@@ -45,7 +45,7 @@ const allowanceSpent = (limit: number, window: AddressWindow, now: number) => li
  * ApiError with Retry-After when the address has made its allowance this minute.
  */
 export function admitPasswordAttempt(address: string | undefined, now = clockNow()): PasswordAttempt {
-  const limit = passwordAttemptsPerMinute();
+  const limit = settings().PASSWORD_ATTEMPTS_PER_MINUTE;
   if (limit === 0) return UNCOUNTED;
   const window = attempts.of(address ?? UNKNOWN_ADDRESS, now);
   if (window.count >= limit) {
@@ -68,7 +68,7 @@ export function admitPasswordAttempt(address: string | undefined, now = clockNow
  * (the server's door, lib/http/sign-in-door.ts) leaves the counting to admitPasswordAttempt.
  */
 export function spentPasswordAllowance(address: string | undefined, now = clockNow()): ApiError | null {
-  const limit = passwordAttemptsPerMinute();
+  const limit = settings().PASSWORD_ATTEMPTS_PER_MINUTE;
   if (limit === 0) return null;
   const window = attempts.current(address ?? UNKNOWN_ADDRESS, now);
   return window && window.count >= limit ? allowanceSpent(limit, window, now) : null;
@@ -86,7 +86,7 @@ export class PasswordHashingBusyError extends ApiError {
 
 /** How many hashes may run at once: PASSWORD_HASH_CONCURRENCY, or one less than the cores. */
 function concurrency(): number {
-  return passwordHashConcurrency() ?? Math.max(1, availableParallelism() - 1);
+  return settings().PASSWORD_HASH_CONCURRENCY ?? Math.max(1, availableParallelism() - 1);
 }
 
 const hashing = slots('password-hashing', concurrency);

@@ -12,6 +12,7 @@ import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionE
 import { authorizeStaff } from './sign-in';
 import { log } from '../../log';
 import { isDatabaseUnavailable } from '../../db/unavailable';
+import { settings } from '../../settings';
 
 // next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
 // route hands it the configured public origin, never a client's (lib/http/next-auth-route.ts).
@@ -29,7 +30,7 @@ export function authOptions(): NextAuthOptions {
     // httpOnly and SameSite=Lax are next-auth's defaults; Secure follows the environment, so
     // production cookies never travel over plain HTTP. AUTH_COOKIE_SECURE=false is the escape
     // hatch for a production build served over plain HTTP on a private network.
-    useSecureCookies: process.env.NODE_ENV === 'production' && process.env.AUTH_COOKIE_SECURE !== 'false',
+    useSecureCookies: process.env.NODE_ENV === 'production' && settings().AUTH_COOKIE_SECURE,
     pages: { signIn: '/login', error: '/login' },
     providers: [
       CredentialsProvider({

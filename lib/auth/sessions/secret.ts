@@ -1,41 +1,22 @@
 // The secret that signs sessions. An explicit AUTH_SECRET always wins; otherwise, on SQLite, one is
 // generated on first run and kept beside the database, so a newcomer edits no .env file.
 // Anyone may ask /api/auth/csrf for a value keyed by it and test guesses against it offline, and it
-// forges sessions and page tokens: so a secret under 32 bytes is refused wherever it is read, at
-// npm start before anything else, and on first use where nothing starts the server (Vercel).
+// forges sessions and page tokens: so a secret under 32 bytes is refused wherever it is read. Set,
+// by the settings (lib/settings): at npm start before anything else, and on first use where nothing
+// starts the server (Vercel). In the file beside the database, here.
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { databaseEngine, ensureSqliteFile } from '../../db/url';
+import { AUTH_SECRET_MIN_BYTES, HOW_TO_MAKE_AUTH_SECRET, settings } from '../../settings';
 
 export type AuthSecret = { secret: string; source: 'environment' | 'file' | 'generated'; file?: string };
 
-/**
- * The fewest bytes a secret may have: its UTF-8 bytes as given, so a base64 value counts its
- * characters, not the bytes it decodes to (openssl rand -base64 32 prints 44). A generated one
- * has 43.
- */
-export const AUTH_SECRET_MIN_BYTES = 32;
-const HOW_TO_MAKE = `make one with  openssl rand -base64 32  (or  node -e "console.log(require('crypto').randomBytes(32).toString('base64'))")`;
-
 const bytesOf = (secret: string) => Buffer.byteLength(secret, 'utf8');
 
-/**
- * AUTH_SECRET as set, without the spaces around it; undefined when it is not set. Throws when it
- * is shorter than AUTH_SECRET_MIN_BYTES, so npm start refuses it at once.
- */
-export function configuredAuthSecret(env: Record<string, string | undefined> = process.env): string | undefined {
-  const secret = env.AUTH_SECRET?.trim();
-  if (!secret) return undefined;
-  if (bytesOf(secret) < AUTH_SECRET_MIN_BYTES) {
-    throw new Error(`AUTH_SECRET must be at least ${AUTH_SECRET_MIN_BYTES} bytes, got ${bytesOf(secret)}: ${HOW_TO_MAKE}`);
-  }
-  return secret;
-}
-
 export function resolveAuthSecret(): AuthSecret {
-  const fromEnvironment = configuredAuthSecret();
+  const fromEnvironment = settings().AUTH_SECRET;
   if (fromEnvironment) return { secret: fromEnvironment, source: 'environment' };
   // Instances sharing a PostgreSQL database must share the secret too, so none may invent its own.
   if (databaseEngine() !== 'sqlite') {
@@ -48,7 +29,7 @@ export function resolveAuthSecret(): AuthSecret {
     // Only an operator's hand writes a short one there.
     if (stored && bytesOf(stored) < AUTH_SECRET_MIN_BYTES) {
       throw new Error(
-        `${file} holds a secret of ${bytesOf(stored)} bytes, and AUTH_SECRET must be at least ${AUTH_SECRET_MIN_BYTES}: delete the file to have one generated, or set AUTH_SECRET (${HOW_TO_MAKE})`,
+        `${file} holds a secret of ${bytesOf(stored)} bytes, and AUTH_SECRET must be at least ${AUTH_SECRET_MIN_BYTES}: delete the file to have one generated, or set AUTH_SECRET (${HOW_TO_MAKE_AUTH_SECRET})`,
       );
     }
     if (stored) return { secret: stored, source: 'file', file };

@@ -3,10 +3,11 @@
 // they refuse every request.
 import 'server-only';
 import { timingSafeEqual } from 'node:crypto';
+import { settings } from '../../settings';
 import { unauthorized } from './credentials';
 
 export function assertCronRequest(request: Request): void {
-  const secret = process.env.CRON_SECRET?.trim();
+  const secret = settings().CRON_SECRET;
   const given = request.headers.get('authorization') ?? '';
   if (!given) throw unauthorized('missing_token', 'Cron routes take Authorization: Bearer $CRON_SECRET');
   const expected = Buffer.from(`Bearer ${secret ?? ''}`);
