@@ -11,6 +11,7 @@
 // thirds of the time; the scores two at a time are in docs/testing.md). Once a step fails nothing
 // more starts, and the run ends, when the steps running have ended, with its exit code.
 import { spawn } from 'node:child_process';
+import { checkPrerequisites } from './test-prerequisites.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
 
@@ -51,6 +52,12 @@ function run({ title, command: [command, ...args] }) {
 }
 
 const started = Date.now();
+// What the machine must have, before minutes go into a build and suites that would fail for want of it.
+const missing = await checkPrerequisites();
+if (missing.length > 0) {
+  process.stderr.write(`npm test cannot run on this machine yet:\n${missing.map((line) => `- ${line}\n`).join('')}`);
+  process.exit(1);
+}
 const passed = new Set();
 const running = new Map();
 let failed;

@@ -2,8 +2,11 @@
 // shell (package chromium-headless-shell: the same Blink and V8 without the full browser around
 // them), which took about 40 % less CPU than `chromium --headless` for the same journeys
 // (docs/testing.md, Playwright). Without the background-networking flags it keeps trying to reach
-// Google's services, which this network refuses.
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+// Google's services, which this network refuses. npm test checks first that it is there
+// (scripts/test-prerequisites.mjs).
+import { DEFAULT_CHROMIUM_PATH } from '../../scripts/test-prerequisites.mjs';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH;
 export const CHROMIUM_ARGS = [
   '--no-sandbox',
   '--disable-gpu',

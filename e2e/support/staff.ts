@@ -1,6 +1,8 @@
 // The accounts the e2e server is seeded with, and where that server listens: an admin (the
 // account every existing journey signs in with) and a staff member.
-export const E2E_PORT = Number(process.env.E2E_PORT ?? 3917);
+import { DEFAULT_E2E_PORT } from '../../scripts/test-prerequisites.mjs';
+
+export const E2E_PORT = Number(process.env.E2E_PORT ?? DEFAULT_E2E_PORT);
 export const STAFF_EMAIL = 'gardener@example.com';
 export const STAFF_PASSWORD = 'correct horse battery staple';
 export const MEMBER_EMAIL = 'potter@example.com';
