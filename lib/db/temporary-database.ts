@@ -21,9 +21,18 @@ async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) =
   try {
     await client.connect();
   } catch (error) {
-    const { host, port } = new URL(serverUrl);
+    // URL.host would carry the port already.
+    const { hostname, port } = new URL(serverUrl);
+    const address = `${hostname || 'localhost'}:${port || 5432}`;
+    // The server answered, and refused this user, its password or the database named.
+    if (error instanceof pg.DatabaseError) {
+      throw new Error(
+        `PostgreSQL at ${address} refused the connection (${(error as Error).message}). ` +
+          'Point TEST_DATABASE_URL at a database that exists there (it is only used to connect), as a user who may CREATE DATABASE.',
+      );
+    }
     throw new Error(
-      `Cannot reach PostgreSQL at ${host || 'localhost'}:${port || 5432} (${(error as Error).message}). ` +
+      `Cannot reach PostgreSQL at ${address} (${(error as Error).message}). ` +
         'Start it, or point TEST_DATABASE_URL at a server where this user may CREATE DATABASE.',
     );
   }
