@@ -4,17 +4,20 @@
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
 import { databaseEngine, databaseUrl } from '../lib/db/url';
+import { operatorCommand } from '../lib/shared/operator-commands';
 import { rereadSettings, settings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 import { runCli } from './cli';
 
-runCli('usage: npm run db:migrate', async () => {
+runCli(`usage: ${operatorCommand('db:migrate')}`, async () => {
   const { applied, folded } = await applyMigrations({ databaseUrl: databaseUrl() });
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
   if (folded) process.stdout.write(`folded ${folded} plant names for search\n`);
   // On SQLite the secret is the file's beside the database (made now if there is none, as the start would).
   if (databaseEngine() === 'postgresql' && !settings().AUTH_SECRET) {
-    process.stdout.write('webhook secrets: not checked, no AUTH_SECRET here (npm start, or this command with AUTH_SECRET set, encrypts any stored unencrypted)\n');
+    process.stdout.write(
+      `webhook secrets: not checked, no AUTH_SECRET here (${operatorCommand('start')}, or this command with AUTH_SECRET set, encrypts any stored unencrypted)\n`,
+    );
     return;
   }
   process.env.AUTH_SECRET = resolveAuthSecret().secret;

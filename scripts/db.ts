@@ -10,12 +10,17 @@ import { closeDb, engine } from '../lib/db/engine';
 import { knownMigrations, migrationStatus, rowCounts } from '../lib/db/maintenance';
 import type { CarriedAccess } from '../lib/db/stores';
 import { databaseUrl, sqliteFilePath, databaseEngine } from '../lib/db/url';
+import { operatorCommand } from '../lib/shared/operator-commands';
 import { printTable, runCommands, UsageError } from './cli';
 
+const dbCommand = (args: string) => operatorCommand('db', args);
 const USAGE = `usage:
-  npm run db -- backup [--out FILE]   a consistent copy, taken while the server runs (default: BACKUP_DIR, else data/backups/)
-  npm run db -- restore FILE          replace the database with a backup (stop the server first); access ended since stays ended
-  npm run db -- check                 integrity, migrations and row counts`;
+  ${dbCommand('backup [--out FILE]')}
+      a consistent copy, taken while the server runs (default: BACKUP_DIR, else data/backups/)
+  ${dbCommand('restore FILE')}
+      replace the database with a backup (stop the server first); access ended since stays ended
+  ${dbCommand('check')}
+      integrity, migrations and row counts`;
 
 function noArguments(command: string, args: string[]): void {
   if (args.length > 0) throw new UsageError(`${command} takes no arguments, got "${args.join(' ')}"`);
@@ -62,7 +67,7 @@ async function restore(args: string[]) {
   process.stdout.write(replaced ? `The database it replaced is kept as ${replaced}\n` : 'There was no database to replace.\n');
   // Roles lowered and accounts disabled can leave no admin who can sign in.
   if ((await db().user.count()) > 0 && (await db().user.count({ where: { role: 'admin', disabledAt: null } })) === 0) {
-    process.stdout.write('No account is an active admin now: make one with npm run user -- set-role EMAIL admin (or enable one).\n');
+    process.stdout.write(`No account is an active admin now: make one with ${operatorCommand('user', 'set-role EMAIL admin')} (or enable one).\n`);
   }
 }
 
@@ -80,7 +85,7 @@ async function check(args: string[]) {
   }
   const migrations = await migrationStatus();
   process.stdout.write(`Migrations: ${migrations.applied.length} applied, ${migrations.pending.length} pending\n`);
-  for (const name of migrations.pending) process.stdout.write(`  pending: ${name} (npm run db:migrate, or npm start, applies it)\n`);
+  for (const name of migrations.pending) process.stdout.write(`  pending: ${name} (${operatorCommand('db:migrate')}, or ${operatorCommand('start')}, applies it)\n`);
   for (const name of migrations.unknown) process.stdout.write(`  not in this code: ${name} (the database was migrated by a newer version)\n`);
   for (const name of migrations.failed) process.stdout.write(`  failed: ${name}\n`);
   if (migrations.unknown.length > 0 || migrations.failed.length > 0) healthy = false;

@@ -4,15 +4,17 @@ import { OPERATOR_COMMAND } from '../lib/audit/context';
 import { createApiToken, listApiTokens, revokeApiToken, TokenScopeError } from '../lib/auth/tokens/api-tokens';
 import { DEFAULT_TOKEN_SCOPES, isScope, SCOPES, type Scope } from '../lib/auth/scopes';
 import { findUserByEmail } from '../lib/auth/accounts/directory';
+import { operatorCommand } from '../lib/shared/operator-commands';
 import { describeIssues } from '../lib/shared/validation';
 import { TokenName } from '../lib/schemas/token';
 import { formatDate, printable, printTable, runCommands, UsageError } from './cli';
 
+const token = (args: string) => operatorCommand('token', args);
 const USAGE = `usage:
-  npm run token -- create --name NAME [--scopes SCOPE,...] [--expires-in DAYS] [--user EMAIL]
-                              scopes: ${SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')})
-  npm run token -- list
-  npm run token -- revoke ID`;
+  ${token('create --name NAME [--scopes SCOPE,...] [--expires-in DAYS] [--user EMAIL]')}
+      scopes: ${SCOPES.join(', ')} (default ${DEFAULT_TOKEN_SCOPES.join(',')})
+  ${token('list')}
+  ${token('revoke ID')}`;
 
 function scopesFrom(text: string | undefined): readonly Scope[] {
   if (text === undefined) return DEFAULT_TOKEN_SCOPES;
@@ -64,7 +66,7 @@ async function create(args: string[]) {
 async function list() {
   const tokens = await listApiTokens();
   if (tokens.length === 0) {
-    process.stdout.write('No API tokens yet. Create one with: npm run token -- create --name NAME\n');
+    process.stdout.write(`No API tokens yet. Create one with: ${token('create --name NAME')}\n`);
     return;
   }
   const now = new Date();
@@ -86,7 +88,7 @@ async function list() {
 
 async function revoke(args: string[]) {
   const [id, ...rest] = args;
-  if (!id || rest.length > 0) throw new UsageError('revoke takes one token ID (see npm run token -- list)');
+  if (!id || rest.length > 0) throw new UsageError(`revoke takes one token ID (see ${token('list')})`);
   if (!(await revokeApiToken(id, OPERATOR_COMMAND))) throw new Error(`No active API token has the ID ${id}`);
   process.stdout.write(`Revoked API token ${id}. Requests using it are refused from now on.\n`);
 }

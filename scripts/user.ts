@@ -6,16 +6,18 @@ import { AccountError, disableAccount, enableAccount, setAccountRole } from '../
 import { PasswordRuleError } from '../lib/auth/passwords/policy';
 import { isRole } from '../lib/auth/scopes';
 import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/accounts/directory';
+import { operatorCommand } from '../lib/shared/operator-commands';
 import { describeIssues } from '../lib/shared/validation';
 import { formatDate, passwordFrom, printable, printTable, runCommands, UsageError } from './cli';
 
+const user = (args: string) => operatorCommand('user', args);
 const USAGE = `usage:
-  npm run user -- create --email EMAIL [--role admin|staff] [--password-stdin]
-                                  (asks for the password unless --password-stdin; --password P works, with a warning)
-  npm run user -- list
-  npm run user -- disable EMAIL
-  npm run user -- enable EMAIL
-  npm run user -- set-role EMAIL admin|staff`;
+  ${user('create --email EMAIL [--role admin|staff] [--password-stdin]')}
+      (asks for the password unless --password-stdin; --password P works, with a warning)
+  ${user('list')}
+  ${user('disable EMAIL')}
+  ${user('enable EMAIL')}
+  ${user('set-role EMAIL admin|staff')}`;
 
 async function create(args: string[]) {
   const { values } = parseArgs({
@@ -41,7 +43,7 @@ async function create(args: string[]) {
 async function list() {
   const accounts = await listAccounts();
   if (accounts.length === 0) {
-    process.stdout.write('No staff accounts yet. Create one with: npm run user -- create --email EMAIL --role admin\n');
+    process.stdout.write(`No staff accounts yet. Create one with: ${user('create --email EMAIL --role admin')}\n`);
     return;
   }
   printTable(

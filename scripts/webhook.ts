@@ -3,15 +3,17 @@ import { parseArgs } from 'node:util';
 import { OPERATOR_COMMAND } from '../lib/audit/context';
 import { db } from '../lib/db/client';
 import { ApiError } from '../lib/errors';
+import { operatorCommand } from '../lib/shared/operator-commands';
 import { WEBHOOK_EVENT_TYPES } from '../lib/webhooks/event-types';
 import { createWebhookEndpoint, deleteWebhookEndpoint, listWebhookEndpoints, rotateWebhookSecret } from '../lib/webhooks/endpoints';
 import { formatDate, printTable, runCommands, UsageError } from './cli';
 
+const webhook = (args: string) => operatorCommand('webhook', args);
 const USAGE = `usage:
-  npm run webhook -- create --url URL [--events ${WEBHOOK_EVENT_TYPES.join(',')}]
-  npm run webhook -- list
-  npm run webhook -- rotate-secret ID   (the secret before still signs for WEBHOOK_SECRET_GRACE, default 24h)
-  npm run webhook -- delete ID`;
+  ${webhook(`create --url URL [--events ${WEBHOOK_EVENT_TYPES.join(',')}]`)}
+  ${webhook('list')}
+  ${webhook('rotate-secret ID')}   (the secret before still signs for WEBHOOK_SECRET_GRACE, default 24h)
+  ${webhook('delete ID')}`;
 
 /** A refusal of the input is a usage error (exit 2); anything else a failure (exit 1). */
 async function asUsage<T>(work: Promise<T>): Promise<T> {
@@ -36,7 +38,7 @@ async function create(args: string[]) {
 async function list() {
   const endpoints = await listWebhookEndpoints();
   if (endpoints.length === 0) {
-    process.stdout.write('No webhook endpoints yet. Create one with: npm run webhook -- create --url URL\n');
+    process.stdout.write(`No webhook endpoints yet. Create one with: ${webhook('create --url URL')}\n`);
     return;
   }
   const open = await db().webhookDelivery.groupBy({ by: ['endpointId', 'status'], _count: { _all: true }, where: { status: { in: ['pending', 'delivering', 'failed'] } } });
@@ -57,7 +59,7 @@ async function list() {
 /** The one endpoint ID `command` takes. */
 function endpointId(command: string, args: string[]): string {
   const [id, ...rest] = args;
-  if (!id || rest.length > 0) throw new UsageError(`${command} takes one endpoint ID (see npm run webhook -- list)`);
+  if (!id || rest.length > 0) throw new UsageError(`${command} takes one endpoint ID (see ${webhook('list')})`);
   return id;
 }
 

@@ -6,6 +6,7 @@ import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { currentStaff } from '@/lib/auth/sessions/current-staff';
 import { countUsers } from '@/lib/auth/accounts/directory';
 import { isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { operatorCommand } from '@/lib/shared/operator-commands';
 
 /** Whether no staff account exists yet; false when the database does not answer, so the form still shows (and a sign-in then says it is not possible right now). */
 async function isFirstRun(): Promise<boolean> {
@@ -31,7 +32,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           <h2 id="first-run-heading">No staff account yet</h2>
           <p>Create the first one (an admin) on the server; it asks for the password. Then sign in with it:</p>
           <pre>
-            <code>npm run user -- create --email you@example.com</code>
+            <code>{operatorCommand('user', 'create --email you@example.com')}</code>
           </pre>
         </section>
       )}

@@ -16,6 +16,7 @@ import {
 } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { processWide } from '../process-wide';
+import { operatorCommand } from '../shared/operator-commands';
 import { NAME_FOLDING_MIGRATION, foldUnfoldedNames } from './fold-names';
 import { databaseEngine, ensureSqliteFile, type DatabaseEngine } from './url';
 
@@ -248,7 +249,7 @@ export async function applyMigrations(options: {
     // own message for that ("unknown variant `SocketTimeout`") explains nothing.
     if (databaseEngine(options.databaseUrl) === 'sqlite' && /SocketTimeout|database is locked/.test(String(error))) {
       throw new Error(
-        'The SQLite database is in use by another process (a running server?). Stop it, then migrate; npm start migrates before it serves.',
+        `The SQLite database is in use by another process (a running server?). Stop it, then migrate; ${operatorCommand('start')} migrates before it serves.`,
         { cause: error },
       );
     }

@@ -5,6 +5,7 @@
 // Secrets that no key opens are named, and left as they are.
 import 'server-only';
 import { rewriteWebhookSecrets } from '../db/webhook-secret-rows';
+import { operatorCommand } from '../shared/operator-commands';
 import { configuredKeys, resealed, UnreadableSecretError } from './secret-cipher';
 
 export type SealedSecrets = {
@@ -54,7 +55,7 @@ export function sealedReport({ sealed, unreadable }: SealedSecrets): { line: str
     warning:
       unreadable.length > 0
         ? `the signing secrets of webhook endpoints ${unreadable.join(', ')} cannot be decrypted with AUTH_SECRET or AUTH_SECRET_PREVIOUS, ` +
-          'so their deliveries fail: set AUTH_SECRET_PREVIOUS to the AUTH_SECRET they were encrypted under, or rotate them (npm run webhook -- rotate-secret ID)'
+          `so their deliveries fail: set AUTH_SECRET_PREVIOUS to the AUTH_SECRET they were encrypted under, or rotate them (${operatorCommand('webhook', 'rotate-secret ID')})`
         : null,
   };
 }

@@ -6,6 +6,7 @@ import { backupSettings } from '@/lib/backups/config';
 import { listBackups, type BackupFile } from '@/lib/backups/files';
 import { backupStatus } from '@/lib/backups/status';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
+import { operatorCommand } from '@/lib/shared/operator-commands';
 import { DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/settings';
 
 export const metadata: Metadata = { title: 'Backups · Plant Store' };
@@ -53,7 +54,7 @@ export default async function BackupsPage() {
           <p className="muted">
             Scheduled backups are off. Set <span className="mono">BACKUP_DIR</span> (and, if you like,{' '}
             <span className="mono">BACKUP_INTERVAL</span>, default {DEFAULT_BACKUP_INTERVAL}, and <span className="mono">BACKUP_KEEP</span>,
-            default {DEFAULT_BACKUP_KEEP}) and restart the server; <span className="mono">npm run db -- backup</span> takes one by hand.
+            default {DEFAULT_BACKUP_KEEP}) and restart the server; <span className="mono">{operatorCommand('db', 'backup')}</span> takes one by hand.
           </p>
         )}
         <Alert>{problem ?? folder.problem}</Alert>
