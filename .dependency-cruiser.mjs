@@ -61,25 +61,33 @@ const config = {
     {
       name: 'settings-are-a-leaf',
       comment:
-        'lib/settings is read by every layer, and by npm start before anything else loads, so it imports nothing of lib/ but process-wide state (and of server/, the forwarded-header rules TRUST_PROXY is read by).',
+        'lib/settings is read by every layer, and by npm start before anything else loads, so it imports nothing of lib/ but process-wide state, and nothing of server/ or app/.',
       severity: 'error',
       from: { path: '^lib/settings/' },
-      to: { path: '^lib/', pathNot: '^lib/(settings/|process-wide\\.ts$)' },
+      to: { path: '^(lib|server|app)/', pathNot: '^lib/(settings/|process-wide\\.ts$)' },
     },
     {
       name: 'lib-to-server-only-its-shared-modules',
       comment:
-        'server/ may import lib/; lib/ imports only the two modules of server/ it shares: the forwarded-header rules and the one module of Next internals.',
+        'server/ may import lib/; lib/ imports only the one module of server/ it shares: Next internals (the protocol checks).',
       severity: 'error',
       from: { path: '^lib/' },
-      to: { path: '^server/', pathNot: '^server/(forwarded-headers|next-internals)\\.mjs$' },
+      to: { path: '^server/', pathNot: '^server/next-internals\\.ts$' },
+    },
+    {
+      name: 'route-handlers-only-from-the-direct-path',
+      comment:
+        "An app route's handlers (app/**/route.ts) are imported by one module (Next loads them by their file names): the production server's direct path (server/direct-routes.ts), which calls them without Next's router. Nothing else reaches into app/ for them.",
+      severity: 'error',
+      from: { pathNot: '^server/direct-routes\\.ts$' },
+      to: { path: '^app/.*/route\\.tsx?$' },
     },
     {
       name: 'server-not-to-app-or-components',
-      comment: 'The production server loads the built route handlers at run time; it never imports app/ or components/.',
+      comment: 'The production server never imports components/, nor of app/ anything but the direct routes\' handlers (the rule above).',
       severity: 'error',
       from: { path: '^server/' },
-      to: { path: '^(app|components)/' },
+      to: { path: '^(app|components)/', pathNot: '^app/.*/route\\.tsx?$' },
     },
     {
       name: 'components-not-to-app',

@@ -38,5 +38,5 @@ EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=3s CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/api/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
 ENTRYPOINT ["/usr/bin/tini", "--"]
 # One process: apply pending migrations, then serve (scripts/start.ts, bundled); SIGTERM stops it
-# with code 143 once the requests in flight are answered. The heap cap is server/heap-limit.mjs's.
+# with code 143 once the requests in flight are answered. The heap cap is server/heap-limit.ts's.
 CMD ["node", "--max-old-space-size=384", "start.mjs"]

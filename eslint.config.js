@@ -10,16 +10,17 @@ const config = [
   {
     // The settings are read from the environment in one place, lib/settings: everything else reads
     // them from there, typed and checked. Left to process.env: what Next sets itself (NODE_ENV,
-    // NEXT_RUNTIME, NEXT_PHASE) and the development tools' own (TEST_DATABASE_URL,
-    // PRISMA_ENGINE_DEBUG); and writing to it, as npm start does for the server it loads.
-    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'scripts/**/*.ts', 'instrumentation.ts', 'proxy.ts'],
+    // NEXT_RUNTIME, NEXT_PHASE), Node's own (NODE_OPTIONS) and the development tools' own
+    // (TEST_DATABASE_URL, PRISMA_ENGINE_DEBUG); and writing to it, as npm start does for the server
+    // it loads.
+    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'scripts/**/*.ts', 'server/**/*.{ts,mjs}', 'instrumentation.ts', 'proxy.ts'],
     ignores: ['lib/settings/**'],
     rules: {
       'no-restricted-syntax': [
         'error',
         {
           selector:
-            "MemberExpression[object.object.name='process'][object.property.name='env']:not([property.name=/^(NODE_ENV|NEXT_RUNTIME|NEXT_PHASE|TEST_DATABASE_URL|PRISMA_ENGINE_DEBUG)$/]):not(AssignmentExpression > MemberExpression.left)",
+            "MemberExpression[object.object.name='process'][object.property.name='env']:not([property.name=/^(NODE_ENV|NEXT_RUNTIME|NEXT_PHASE|NODE_OPTIONS|TEST_DATABASE_URL|PRISMA_ENGINE_DEBUG)$/]):not(AssignmentExpression > MemberExpression.left)",
           message: 'Read settings with settings() from lib/settings, which parses and checks each (docs/operations.md#configuration).',
         },
         {

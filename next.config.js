@@ -1,29 +1,7 @@
-import { OUTSIDE_PROXY_SOURCE } from './server/direct-paths.mjs';
-
-// Headers every response carries, pages and API alike.
-const securityHeaders = [
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=(), payment=()' },
-];
-
-// The pages proxy.ts serves get a Content-Security-Policy with a fresh nonce per request. Every
-// other answer (the API's JSON, 404 pages under /plants and /api, next-auth's pages) gets this
-// one, which runs no script at all. A browser enforces every CSP header an answer carries, so a
-// page with both would run none of its scripts either: this rule's paths are exactly those the
-// proxy's matcher leaves out (the same lookahead, positive here and negative there, both from
-// server/direct-paths.mjs), and test/api/security-headers.test.ts checks that every HTML answer
-// carries exactly one.
-const staticContentSecurityPolicy = [
-  "default-src 'none'",
-  // next-auth's pages and Next's 404 page style themselves inline.
-  "style-src 'self' 'unsafe-inline'",
-  "img-src 'self' data:",
-  "form-action 'self'",
-  "base-uri 'none'",
-  "frame-ancestors 'none'",
-].join('; ');
+// @ts-check
+// The headers every answer gets come from server/response-headers.mjs, which the production server
+// reads too, for what it answers itself.
+import { HEADER_RULES } from './server/response-headers.mjs';
 
 /** @type {import('next').NextConfig} */
 const nextConfig = {
@@ -35,16 +13,16 @@ const nextConfig = {
   outputFileTracingExcludes: { '*': ['data/**', '.tmp/**', 'bench/results/**'] },
   poweredByHeader: false,
   // One copy of prom-client in the process, loaded from the standalone node_modules by every route
-  // bundle and by server/main.mjs (scripts/build.mjs leaves it out of the server's bundle too).
+  // bundle and by server/main.ts (scripts/build.mjs leaves it out of the server's bundle too).
   serverExternalPackages: ['prom-client'],
   // forbidden(): admin pages answer a staff member with 403 and app/(staff)/forbidden.tsx.
   experimental: { authInterrupts: true },
   reactStrictMode: true,
+  // The production server compresses every answer itself, the direct path's and Next's alike, with
+  // one compressor (server/compression.ts); Vercel's edge compresses there.
+  compress: false,
   async headers() {
-    return [
-      { source: '/:path*', headers: securityHeaders },
-      { source: OUTSIDE_PROXY_SOURCE, headers: [{ key: 'Content-Security-Policy', value: staticContentSecurityPolicy }] },
-    ];
+    return HEADER_RULES;
   },
 };
 

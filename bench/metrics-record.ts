@@ -1,5 +1,5 @@
 // Part of the `metrics` target of npm run bench: what recording one request costs, in-process, as
-// server/request-metrics.mjs does it for every answer (two clock reads, a 'finish' listener, the
+// server/request-metrics.ts does it for every answer (two clock reads, a 'finish' listener, the
 // route template of the path from the build's routes-manifest.json, one observation of the
 // histogram). CPU time, so a busy machine moves it less than a server's req/s.
 //
@@ -8,7 +8,7 @@ import { EventEmitter } from 'node:events';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { createRequestMetrics } from '../server/request-metrics.mjs';
+import { createRequestMetrics } from '../server/request-metrics';
 
 const { values } = parseArgs({ options: { json: { type: 'string' }, requests: { type: 'string', default: '200000' } } });
 const REQUESTS = Number(values.requests);

@@ -1,7 +1,7 @@
 // The failures the rules can refuse with (lib/plants, lib/auth, lib/webhooks, lib/audit, lib/db all
 // throw ApiError), and the one catalogue of their Error codes and statuses. The domain throws them
 // without knowing HTTP; lib/http turns each into its answer (lib/http/error-response.ts), as do
-// server/direct-routes.mjs and the server actions' wrapper (lib/auth/server-action.ts).
+// server/direct-routes.ts and the server actions' wrapper (lib/auth/server-action.ts).
 // Codes are stable: clients may branch on them. Each is the status times 100 plus a number.
 
 export const ERROR_CATALOGUE = {

@@ -2,8 +2,8 @@
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
 // serves them itself, so they are copied in beside server.js, and so are the schemas and migrations
 // (prisma/), which the server reads at start by a path the build does not trace (lib/db/migrate.ts).
-// And server.js becomes this app's server (server/main.mjs, bundled), which answers the API's route
-// handlers without Next's router.
+// And server.js becomes this app's server (server/main.ts, bundled with the API's route handlers
+// from their source), which answers those handlers without Next's router.
 // Last, npm start's steps (scripts/start.ts) and the operator commands are bundled into plain
 // JavaScript beside it, with the packages they use, so starting the server does not wait for a
 // TypeScript compiler (docs/performance.md#start-up) and a deployment needs neither tsx nor lib/.
@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { buildSync } from 'esbuild';
+import { build as esbuild, buildSync } from 'esbuild';
 import { CLI_DIR, STANDALONE_DIR, STANDALONE_SERVER } from './paths.mjs';
 
 // Chromium's explicit compile hint (V8's `//# allFunctionsCalledOnLoad`, Chrome 136 on; other
@@ -66,21 +66,68 @@ const bundleOptions = {
   logLevel: 'warning',
 };
 
-/** server/main.mjs, bundled with what it imports (server/*.mjs, and lib/ modules it shares with the handlers). */
-export function installServer() {
+// Packages Next keeps out of its route bundles and requires from the standalone folder at run time
+// (its default server externals this app uses), whose one copy the server shares. Next itself the
+// server requires at run time (server/load-next.ts).
+// Only whole packages: the tracer copies of some others only the files Next's chunks use.
+const SHARED_PACKAGES = ['@prisma/client', 'pg', 'better-sqlite3', 'prom-client', '@opentelemetry/api'];
+
+/** The package a bare import names (`@prisma/client/runtime/client`: `@prisma/client`), or null. */
+function packageOf(specifier) {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || specifier.startsWith('node:') || specifier.startsWith('@/')) return null;
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+// What the server imports of those packages is required from the standalone folder at run time,
+// not bundled: so the process holds one copy, the one the route bundles also require (Prisma's
+// client runtime alone, with its query compilers, is several times the rest of the bundle), and
+// the server runs Next's own request handler, whose next/headers and next/server the route handlers
+// import. Each such import becomes a CommonJS module that requires the package, as Next's chunks do
+// (the same `require` condition, so the same files), through the bundle's createRequire.
+function requireFromTheStandaloneFolder(packages) {
+  return {
+    name: 'require-from-the-standalone-folder',
+    setup(build) {
+      // The route handlers' modules may import of Next only what its router's requests do not need:
+      // next/server's after(), which they call only on Vercel, is a stand-in (server/outside-next.ts);
+      // next/headers has none, and importing it fails the build.
+      build.onResolve({ filter: /^next\/(server|headers)(\.js)?$/ }, ({ path: specifier, importer }) =>
+        specifier.startsWith('next/server')
+          ? { path: path.resolve('server/outside-next.ts') }
+          : { errors: [{ text: `${importer} imports ${specifier}: the production server calls the API's route handlers without Next's router, where it has no request to read` }] },
+      );
+      build.onResolve({ filter: /^[^./]/ }, ({ path: specifier, kind }) => {
+        if (!packages.has(packageOf(specifier))) return undefined;
+        // A dynamic import() stays one (Prisma's client loads its query compiler so, an ES module,
+        // as Next's chunks do: the same file, so the same module).
+        if (kind === 'require-call' || kind === 'dynamic-import') return { path: specifier, external: true };
+        return { path: `${specifier}.cjs`, namespace: 'standalone-package', pluginData: specifier };
+      });
+      build.onLoad({ filter: /.*/, namespace: 'standalone-package' }, ({ pluginData: specifier }) => ({
+        contents: `module.exports = require(${JSON.stringify(specifier)});`,
+        loader: 'js',
+        resolveDir: process.cwd(),
+      }));
+    },
+  };
+}
+
+/** server/main.ts, bundled with what it imports (server/, the API's route handlers in app/, and the lib/ modules they use). */
+export async function installServer() {
   rmSync(`${STANDALONE_DIR}/plant-store-server`, { recursive: true, force: true });
-  // Its packages go in the bundle: the standalone folder's node_modules holds only what Next's
-  // tracer found the server needs, and the handlers' own chunks carry theirs inside them. But
-  // prom-client, which Next loads from there (serverExternalPackages in next.config.js): the server
-  // then shares the handlers' copy, and esbuild cannot bundle its require() of Node's modules as ESM.
-  buildSync({
+  // Its other packages go in the bundle: the standalone folder's node_modules holds only what Next's
+  // tracer found the server needs, and the handlers' own chunks carry theirs inside them.
+  await esbuild({
     ...bundleOptions,
     packages: 'bundle',
-    external: ['prom-client'],
-    entryPoints: ['server/main.mjs'],
+    plugins: [requireFromTheStandaloneFolder(new Set([...SHARED_PACKAGES, ...UNBUNDLED_PACKAGES]))],
+    entryPoints: ['server/main.ts'],
     outfile: `${STANDALONE_DIR}/plant-store-server/main.mjs`,
+    // The required packages' require(), and the CommonJS packages' calls for Node's own modules.
+    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
-  writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.mjs.\nimport './plant-store-server/main.mjs';\n");
+  writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.ts.\nimport './plant-store-server/main.mjs';\n");
 }
 
 /** The start-up steps and the operator commands, with their packages but those above. */
@@ -106,7 +153,7 @@ export function bundleScripts() {
   cpSync(engine, `${STANDALONE_DIR}/node_modules/@prisma/schema-engine-wasm`, { recursive: true, dereference: true });
 }
 
-export function build() {
+export async function build() {
   // The `next` command, found as npm finds it: the package's declared bin.
   const nextPackage = createRequire(import.meta.url).resolve('next/package.json');
   const nextBin = path.join(path.dirname(nextPackage), JSON.parse(readFileSync(nextPackage, 'utf8')).bin.next);
@@ -117,9 +164,9 @@ export function build() {
   if (result.status !== 0) return result.status ?? 1;
   hintCompileOnLoad();
   copyAssetsIntoStandalone();
-  installServer();
+  await installServer();
   bundleScripts();
   return 0;
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) process.exit(build());
+if (import.meta.url === `file://${process.argv[1]}`) process.exit(await build());

@@ -3,7 +3,7 @@
 // migrations, then loads the standalone server (.next/standalone/server.js) into this same process:
 // no child process, so a signal reaches the server itself, and its memory is counted once.
 // First: V8 flags that must be in force before the migration engine (WebAssembly) is compiled.
-import '../server/v8-flags.mjs';
+import '../server/v8-flags';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';

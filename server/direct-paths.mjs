@@ -1,10 +1,11 @@
+// @ts-check
 // Which paths are the API's, in one place: the production server answers some of them directly
-// (direct-routes.mjs), proxy.ts's matcher must leave all of them alone, and next.config.js gives
+// (direct-routes.ts), proxy.ts's matcher must leave all of them alone, and next.config.js gives
 // them the static Content-Security-Policy. Widening one without the others would let the proxy
 // run on a path the direct path answers (so the two would differ), or leave a page without its
 // nonce. proxy.ts's matcher must be a literal (Next reads it from the source without running
-// it), so test/unit/direct-paths.test.ts checks that it equals PROXY_MATCHER. Plain JavaScript,
-// because next.config.js loads it as it is.
+// it), so test/unit/direct-paths.test.ts checks that it equals PROXY_MATCHER. JavaScript, because
+// next.config.js loads it (through response-headers.mjs) as it is; npm run typecheck checks it.
 
 // The route handlers of their own under /plants/, which Next prefers to [id]: [id]'s pattern must
 // leave them alone.
@@ -12,8 +13,10 @@ export const STATIC_UNDER_PLANTS = ['batch', 'export', 'next-id'];
 
 /**
  * The route handlers answered directly. Only handlers written for this may be listed: they must use
- * nothing but the Request (no cookies(), headers() or after()). `page` is the app route, `pattern`
- * the paths it answers: no escapes, no dot segments, no trailing slash (Next normalises those).
+ * nothing but the Request (no cookies(), headers() or after()). `page` is the app route (its
+ * handlers are app/<page>/route.ts, which server/direct-routes.ts imports), `pattern` the paths it
+ * answers: no escapes, no dot segments, no trailing slash (Next normalises those).
+ * @type {{ page: string, pattern: RegExp, param?: string }[]}
  */
 export const DIRECT_ROUTES = [
   { page: '/plants', pattern: /^\/plants$/ },

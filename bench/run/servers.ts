@@ -5,7 +5,7 @@ import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase as openFloorDatabase, registerToken } from '../floor-server.mjs';
-import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
+import { HEAP_LIMIT_FLAG } from '../../server/heap-limit';
 import { freePort } from '../../test/support/server';
 import { say } from './log';
 import { describeProcess, processTree, psChildren, treeRssKb } from './memory';
@@ -89,7 +89,7 @@ export async function startAppServer(options: Options, databaseFile: string, ext
     ]) {
       if (existsSync(from) && !existsSync(to)) cpSync(from, to, { recursive: true });
     }
-    // The heap cap npm start and the image pass (server/heap-limit.mjs); BENCH_HEAP_LIMIT=off leaves V8's own sizing.
+    // The heap cap npm start and the image pass (server/heap-limit.ts); BENCH_HEAP_LIMIT=off leaves V8's own sizing.
     const heapFlags = process.env.BENCH_HEAP_LIMIT === 'off' ? [] : [HEAP_LIMIT_FLAG];
     server = spawnServer('standalone server', [...heapFlags, ...profilerArgs(), START_BUNDLE], env);
   } else {

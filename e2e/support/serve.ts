@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
+import { HEAP_LIMIT_FLAG } from '../../server/heap-limit';
 import { createTestDatabase } from '../../test/support/database';
 import { dispatchHold } from '../../test/support/server';
 import { setEnv } from '../../test/support/settings';
@@ -23,7 +23,7 @@ await db().$disconnect();
 // Scheduled backups on, into a folder of the run's own: the first is written as the server starts.
 const backups = mkdtempSync(path.join(os.tmpdir(), 'plant-store-e2e-backups-'));
 
-// With the heap cap production runs with (server/heap-limit.mjs). The dispatcher leaves an event for
+// With the heap cap production runs with (server/heap-limit.ts). The dispatcher leaves an event for
 // 1.5 s before making its deliveries (test/support/dispatch-hold.mjs), so the webhooks page always
 // shows a just-sent test event before its delivery exists, and must follow it on: a busy machine
 // once showed that moment, which the page then left as it was.

@@ -1,11 +1,9 @@
 // Who is making a change, and through which request: what every audit record carries besides the
 // change itself. Route handlers, server actions and operator commands each build one.
 import 'server-only';
-import { headers } from 'next/headers';
 import type { Principal } from '../auth/tokens/credentials';
 import { db } from '../db/client';
 import { clientAddress, UNKNOWN_ADDRESS } from '../shared/client-address';
-import { requestIdOf } from '../shared/request-id';
 import { processWide } from '../process-wide';
 import type { Actor } from './actions';
 
@@ -50,22 +48,13 @@ export async function requestContext(
   return { actor: await actorOf(context.principal), requestId: context.requestId, clientAddress: clientAddressOf(request) };
 }
 
-/**
- * The request id and client address of the request a server action (or next-auth's route) is
- * answering: Next holds that request, and headers() reads it, as an API route reads its Request.
- */
-export async function incomingRequest(): Promise<Pick<ChangeContext, 'requestId' | 'clientAddress'>> {
-  const request = await headers();
-  return { requestId: requestIdOf(request), clientAddress: clientAddressOf(request) };
-}
-
-/** The context of a signed-in staff member's change; a server action passes incomingRequest(). */
+/** The context of a signed-in staff member's change; a server action passes incomingRequest() (incoming-request.ts). */
 export function staffContext(staff: { id: string; email: string }, request: Pick<ChangeContext, 'requestId' | 'clientAddress'> = {}): ChangeContext {
   return { actor: { type: 'staff', id: staff.id, name: staff.email }, ...request };
 }
 
 /** The address the request came from (lib/shared/client-address.ts), when one is known. */
-function clientAddressOf(request: Request | Headers): string | undefined {
+export function clientAddressOf(request: Request | Headers): string | undefined {
   const address = clientAddress(request);
   return address === UNKNOWN_ADDRESS ? undefined : address;
 }

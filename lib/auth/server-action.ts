@@ -5,7 +5,8 @@
 // refused never reaches code that assumes a signed-in caller or a FormData, and never faults.
 import 'server-only';
 import { z } from 'zod';
-import { incomingRequest, staffContext, type ChangeContext } from '../audit/context';
+import { staffContext, type ChangeContext } from '../audit/context';
+import { incomingRequest } from '../audit/incoming-request';
 import { ApiError } from '../errors';
 import { describeIssues } from '../shared/validation';
 import { log } from '../log';

@@ -1,7 +1,7 @@
 // The answer to a request Node's HTTP parser refuses, or that does not arrive in time: Node then
 // has no request or response, only the socket (the server's 'clientError' event), and by default
 // writes a bare status line. This writes the Error body every other answer has, the same on the
-// direct path and Next's, since neither is reached. The production server (server/main.mjs) uses it.
+// direct path and Next's, since neither is reached. The production server (server/main.ts) uses it.
 import type { ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { log } from '../log';

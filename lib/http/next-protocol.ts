@@ -2,12 +2,13 @@
 // answers 500 when it cannot read its router state header or a Server Action's body: a client's
 // malformed input, not a fault of the server's. These read them as Next does, with Next's own
 // parsers where they are exported, and the request gets a 400 (40006) instead; what parses goes on
-// to Next untouched.
-//   - The router state header: server/main.mjs, before Next (Next strips its own protocol headers
+// to Next untouched. A Next without one of those parsers (server/next-internals.ts) gets the
+// request unchecked, as it would without this module.
+//   - The router state header: server/main.ts, before Next (Next strips its own protocol headers
 //     from what proxy.ts sees). So on Vercel, where main.mjs does not run, Next still answers 500.
 //   - A Server Action's body: proxy.ts, which Next runs on Vercel too.
 import type { NextRequest } from 'next/server';
-import { getServerActionRequestMetadata, parseAndValidateFlightRouterState } from '../../server/next-internals.mjs';
+import { getServerActionRequestMetadata, parseAndValidateFlightRouterState } from '../../server/next-internals';
 import { ApiError } from '../errors';
 
 // Next's serverActions.bodySizeLimit (its default; next.config.js does not change it). A larger body
@@ -19,7 +20,7 @@ const ACTION_BODY_LIMIT_BYTES = 1024 * 1024;
  * request (`RSC: 1`) whatever its method (this app has no partial prerendering, so prefetches too).
  */
 export function unreadableRouterState(rsc: string | string[] | undefined, state: string | string[] | undefined): string | null {
-  if (rsc !== '1') return null;
+  if (rsc !== '1' || !parseAndValidateFlightRouterState) return null;
   try {
     parseAndValidateFlightRouterState(state);
     return null;
@@ -32,7 +33,7 @@ const unreadable = (message: string) => new ApiError('unreadable_page_request', 
 
 /** Why Next could not read this request's Server Action body, as an ApiError, or null when it can. */
 export async function unreadableActionBody(request: NextRequest): Promise<ApiError | null> {
-  if (request.method !== 'POST') return null;
+  if (request.method !== 'POST' || !getServerActionRequestMetadata) return null;
   const { isMultipartAction, isFetchAction } = getServerActionRequestMetadata(request);
   if (!isMultipartAction && !isFetchAction) return null;
   const declared = Number(request.headers.get('content-length') ?? Number.NaN);

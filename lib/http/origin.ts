@@ -3,7 +3,7 @@
 // (TRUST_PROXY), the host and scheme that proxy forwards. It is never taken from the Host header or
 // from a client's own X-Forwarded-Host: without either setting, or from a peer that is not a proxy
 // TRUST_PROXY names, it is unknown, and answers use paths instead.
-import type { ProxyTrust } from '../../server/forwarded-headers.mjs';
+import type { ProxyTrust } from '../settings/proxy-trust';
 import { settings } from '../settings';
 import { throughTrustedProxy } from '../shared/client-address';
 
@@ -40,7 +40,7 @@ export const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
  * here once when PUBLIC_URL (or NEXTAUTH_URL) names the origin; else, behind a trusted proxy, the
  * answer reads the request's X-Forwarded-Proto (as the server has it, after
  * settleForwardedHeaders); with neither, never: a client's own X-Forwarded-Proto is not believed.
- * The production server (server/main.mjs) asks once at start-up, then per request.
+ * The production server (server/main.ts) asks once at start-up, then per request.
  */
 export function reachedOverHttps(trust: ProxyTrust = settings().TRUST_PROXY): (xForwardedProto: string | string[] | undefined) => boolean {
   const configured = configuredPublicOrigin();

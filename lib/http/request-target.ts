@@ -1,5 +1,5 @@
 // The request target, made one every router takes the same way, before either sees it
-// (server/main.mjs). Next's router answers some targets with a 500 (an asterisk, a path whose
+// (server/main.ts). Next's router answers some targets with a 500 (an asterisk, a path whose
 // escapes are not UTF-8), and an absolute-form target's authority with a redirect to it; the direct
 // path would leave them to Next. Here they get one answer on both paths.
 

@@ -55,7 +55,7 @@ function wrap<Params, Context extends ApiContext<Params>>(
     // answer's log line does: the request id, and the status in the stable attribute's name.
     annotateRequestSpan({ 'plant_store.request_id': requestId, 'http.response.status_code': response.status });
     // The path the router matched: request.url is never built on Host (the direct path builds it on
-    // a fixed origin, Next on its own hostname and port, and server/main.mjs has made an
+    // a fixed origin, Next on its own hostname and port, and server/main.ts has made an
     // absolute-form target a path before either), so a Host with a path cannot rewrite this.
     log.info('request', {
       requestId,

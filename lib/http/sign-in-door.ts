@@ -1,4 +1,4 @@
-// The production server's door for sign-ins (server/direct-routes.mjs asks it first, for every
+// The production server's door for sign-ins (server/direct-routes.ts asks it first, for every
 // request): a password attempt from an address whose allowance is spent is refused there, with
 // the answer the sign-in route would give (lib/http/next-auth-route.ts), before Next's router sees
 // it. Through the router and the route, each refusal cost several milliseconds of the main thread,
@@ -48,7 +48,7 @@ export function signInRouteSegments(target: string): string[] | null {
  * The sign-in route's answer to a password attempt whose address has spent its allowance (the 429
  * with Retry-After, never cached), or null for anything else: every other request, and a password
  * attempt the allowance still has room for, which the route counts. `forwardedFor` is the request's
- * X-Forwarded-For as server/forwarded-headers.mjs settled it, which names the client.
+ * X-Forwarded-For as server/forwarded-headers.ts settled it, which names the client.
  */
 export function refusalAtTheDoor(method: string, target: string, forwardedFor: string | undefined): Response | null {
   // Cheap tests first: the door reads only POSTs whose path could name /api/auth/ (literally, or

@@ -1,6 +1,6 @@
 // The process's metrics, in Prometheus's text format (GET /metrics, app/metrics/route.ts). One
 // registry per process, through processWide: Next evaluates this module once per route bundle, and
-// the production server (server/main.mjs, bundled apart) records the request histogram, so every
+// the production server (server/main.ts, bundled apart) records the request histogram, so every
 // copy of this module must count into the same metric objects (prom-client itself is loaded once,
 // from node_modules: next.config.js, scripts/build.mjs). Names follow the
 // OpenTelemetry HTTP semantic conventions as its Prometheus exporter writes them; the app's own
@@ -143,7 +143,7 @@ const metrics = processWide('metrics', createMetrics);
 export const recording = metrics.enabled;
 
 /**
- * One answered HTTP request (server/request-metrics.mjs). `route` is the route template (such as
+ * One answered HTTP request (server/request-metrics.ts). `route` is the route template (such as
  * `/plants/{id}`), or null for a path no route answers: the label is then left out, as the
  * conventions ask, so the label's values stay bounded whatever paths clients send.
  */

@@ -2,7 +2,7 @@
 // which also says its default. docs/operations.md's table (Configuration) describes each; a test
 // (test/unit/settings-docs.test.ts) keeps the table's rows and defaults the same as these.
 import * as z from 'zod/mini';
-import { proxyTrust, type ProxyTrust } from '../../server/forwarded-headers.mjs';
+import { proxyTrust, type ProxyTrust } from './proxy-trust';
 import { choice, duration, durations, kind, origin, Refused, text, wholeNumber } from './kinds';
 
 export const DEFAULT_DATABASE_URL = 'file:./data/plants.db';
@@ -42,7 +42,7 @@ export const SETTINGS = {
   PUBLIC_URL: origin({ accepts: "the service's public origin, such as https://plants.example.com" }, 'none'),
   /** next-auth's own name for the public URL: its origin, or null. */
   NEXTAUTH_URL: origin({ accepts: "the service's public origin, such as https://plants.example.com", anyPath: true }, '`PUBLIC_URL`'),
-  /** Whom the forwarded headers are believed from (server/forwarded-headers.mjs); unset: see readSettings. */
+  /** Whom the forwarded headers are believed from (proxy-trust.ts); unset: see readSettings. */
   TRUST_PROXY: kind<ProxyTrust | undefined>(
     (value) => {
       try {

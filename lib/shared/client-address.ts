@@ -1,7 +1,7 @@
 // The address a request came from: what per-address limits count and security logs record.
-// server/main.mjs has already made X-Forwarded-For say only what can be believed (the socket's
+// server/main.ts has already made X-Forwarded-For say only what can be believed (the socket's
 // address, or what trusted proxies appended and, when TRUST_PROXY names them, the peer's address
-// after it; see server/forwarded-headers.mjs); on Vercel its edge sets the header. This reads the
+// after it; see server/forwarded-headers.ts); on Vercel its edge sets the header. This reads the
 // entry that names the client.
 import { isIP } from 'node:net';
 import { settings } from '../settings';

@@ -122,7 +122,7 @@ export function inSpan<T>(name: string, options: SpanOptions, work: (span: Span 
 const CALLER_CONTEXT = createContextKey('plant-store.caller-trace-context');
 
 /**
- * Serves a request that did not come through a trusted proxy (server/main.mjs) as one from a public
+ * Serves a request that did not come through a trusted proxy (server/main.ts) as one from a public
  * endpoint: its `traceparent` and `tracestate` are removed before either path sees them, so neither
  * Next nor the direct path continues a trace a stranger chose, with its trace id and its sampling
  * flag: the request's server span starts a trace of the server's own, which the server's sampler
@@ -145,7 +145,7 @@ export function callerContextIn(parent: Context): SpanContext | undefined {
 }
 
 /**
- * The direct path's server span for one request (server/direct-routes.mjs), named and attributed
+ * The direct path's server span for one request (server/direct-routes.ts), named and attributed
  * as Next names its own BaseServer.handleRequest span for the same route ("POST /plants"), with the
  * stable HTTP attributes beside Next's older ones. It continues a caller's `traceparent`, as Next
  * does (only a trusted proxy's is left, asPublicRequest), in the context the request is served in,

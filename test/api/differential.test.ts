@@ -1,4 +1,4 @@
-// The direct path (server/direct-routes.mjs) must answer every request exactly as Next's router
+// The direct path (server/direct-routes.ts) must answer every request exactly as Next's router
 // does, except for the deliberate differences docs/testing.md lists. This sends the same bytes, over
 // raw sockets, to two production servers, one direct and one with API_DIRECT_ROUTES=off, and
 // compares what a client can see: status, Error code, body, and every header but the framing ones

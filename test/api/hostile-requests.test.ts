@@ -207,7 +207,7 @@ describe('hostile requests, on the direct path and through Next', () => {
     // reading and answers 413 while the client is still sending. Closed at once, the server's TCP
     // stack answers the bytes still coming with a reset, and the client's next write fails before
     // it has read the 413 (this client reads only after 300 ms of sending, as a busy one might). The
-    // server lingers instead (server/linger.mjs): no reset while the client sends, then the close.
+    // server lingers instead (server/linger.ts): no reset while the client sends, then the close.
     // A socket of its own, not rawExchange: this client must not read while it writes
     // (socket.pause), where the exchange reads every answer as it comes.
     const chunk = `4000\r\n${'x'.repeat(0x4000)}\r\n`;

@@ -114,7 +114,7 @@ describe('every HTML answer carries the security headers', () => {
 // Strict-Transport-Security tells a browser to use only https for this host (and its subdomains)
 // for two years. It goes out when clients reach the service over https: PUBLIC_URL is https, or,
 // behind a proxy the operator trusts (TRUST_PROXY), that proxy's X-Forwarded-Proto (its last entry)
-// says https. Never over plain http, and never on a client's own X-Forwarded-Proto. server/main.mjs
+// says https. Never over plain http, and never on a client's own X-Forwarded-Proto. server/main.ts
 // sets it before either path answers, so it is on pages, the API's direct path, Next's route
 // handlers, errors, and the requests main.mjs refuses itself.
 const HSTS = 'max-age=63072000; includeSubDomains';

@@ -258,7 +258,7 @@ describe('traces', () => {
     expect(delivery.traceparent).toBeUndefined();
     const line = await requestLogLine(server, created.headers.get('x-request-id')!);
     expect(line).not.toHaveProperty('trace_id');
-    // A traced server sends what it still holds as it stops (server/main.mjs): after this exit,
+    // A traced server sends what it still holds as it stops (server/main.ts): after this exit,
     // anything this one would ever have sent has been sent.
     await server.stop('SIGTERM');
     expect(defaultPortCollector.connections()).toBe(0);

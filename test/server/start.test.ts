@@ -152,6 +152,22 @@ describe('npm start', () => {
     expect(result.stdout + result.stderr).not.toMatch(/\n\s+at /);
   }, 40_000);
 
+  it('the server run without npm start ends with one line, no stack, when a setting it reads cannot be read', () => {
+    const result = spawnSync(process.execPath, ['.next/standalone/server.js'], {
+      env: { ...process.env, NODE_OPTIONS: '', DATABASE_URL: `file:${path.join(folder, 'unread.db')}`, AUTH_SECRET: TEST_AUTH_SECRET, PORT: '80x' },
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(result.status).toBe(1);
+    const lines = (result.stdout + result.stderr).trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0])).toMatchObject({
+      level: 'error',
+      msg: 'could not start: a setting cannot be read',
+      problems: ['PORT must be a port number from 1 to 65535, or 0 for any free port, got "80x"'],
+    });
+  }, 40_000);
+
   // Vercel runs neither npm start nor this server: there, the secret is first read when something
   // signs or checks a session, and that refuses it. So does the server run without npm start.
   test('without npm start, a weak AUTH_SECRET signs nothing: sign-in and sessions answer 500, and the log says why', async ({ startOwnServer }) => {

@@ -5,14 +5,17 @@ import { headerValue, type RawExchange, type RawResponse } from './raw-socket';
 
 /** The direct path's documented differences from Next (docs/testing.md; docs/decisions.md, Compression). */
 export const DELIBERATE_DIFFERENCES = {
-  /** Next gzips any answer when asked to, even a 30-byte one (making it longer); the direct path only from 1 KiB. */
-  gzipBelow1KiB: 'gzip below 1 KiB',
+  /**
+   * The server's compressor compresses an answer Next streams without a length when asked to, even a
+   * 30-byte one (making it longer); the direct path's answers have their length, compressed only from 1 KiB.
+   */
+  gzipBelow1KiB: 'compressed below 1 KiB',
   /** Next's Vary also names its router's request headers (rsc, next-router-*), which the API never varies on. */
   vary: 'Vary without the router headers',
 } as const;
 export type DeliberateDifference = (typeof DELIBERATE_DIFFERENCES)[keyof typeof DELIBERATE_DIFFERENCES];
 
-/** The direct path compresses from this size on (server/direct-routes.mjs). */
+/** The compressor's threshold for an answer whose length it knows, as the direct path's are (server/compression.ts). */
 export const DIRECT_COMPRESS_FROM_BYTES = 1024;
 
 // Framing and connection bookkeeping: how the bytes travelled, not what the answer says. The body
@@ -151,7 +154,7 @@ export function compareExchanges(viaNext: RawExchange, viaDirect: RawExchange, d
     }
     const [nextCoding, directCoding] = [headerValue(fromNext, 'content-encoding'), headerValue(fromDirect, 'content-encoding')];
     if (nextCoding !== directCoding) {
-      if (nextCoding === 'gzip' && directCoding === null && fromDirect.body.length < DIRECT_COMPRESS_FROM_BYTES) seen.push(DELIBERATE_DIFFERENCES.gzipBelow1KiB);
+      if (nextCoding !== null && directCoding === null && fromDirect.body.length < DIRECT_COMPRESS_FROM_BYTES) seen.push(DELIBERATE_DIFFERENCES.gzipBelow1KiB);
       else differences.push(`${at}header content-encoding: Next ${JSON.stringify(nextCoding)}, direct ${JSON.stringify(directCoding)}`);
     }
     deliberate.push(seen);

@@ -2,7 +2,7 @@
 // page's buttons. The build's server-reference manifest names each action (file and export) and
 // gives its id; React's own client encodes the arguments and decodes the answer.
 import { readFileSync } from 'node:fs';
-import { FLIGHT_CLIENT_MODULE } from '../../server/next-internals.mjs';
+import { FLIGHT_CLIENT_MODULE } from '../../server/next-internals';
 import type { Browser } from './accounts';
 
 type ManifestEntry = { filename: string; exportedName: string };

@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import net from 'node:net';
 import { pathToFileURL } from 'node:url';
-import { HEAP_LIMIT_FLAG } from '../../server/heap-limit.mjs';
+import { HEAP_LIMIT_FLAG } from '../../server/heap-limit';
 import { clockAt, type ServerClock } from './clock';
 
 /** The servers' AUTH_SECRET; tests that mint session tokens sign with the same one. */
@@ -83,7 +83,7 @@ async function startServerOnce(options: ServerOptions): Promise<RunningServer> {
   const url = `http://127.0.0.1:${port}`;
   const script = path.join(options.standaloneDir ?? thisBuild, options.entry === 'start' ? 'start.mjs' : 'server.js');
   if (!existsSync(script)) throw new Error('No production build: run `npm run build` first');
-  // With the heap cap production runs with (server/heap-limit.mjs), as npm start and the image pass it.
+  // With the heap cap production runs with (server/heap-limit.ts), as npm start and the image pass it.
   const child = spawn(process.execPath, [HEAP_LIMIT_FLAG, ...(options.nodeFlags ?? []), '--import', clockControl, script], {
     env: {
       ...process.env,

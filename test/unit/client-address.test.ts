@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { addressBucket } from '../../lib/shared/address-windows';
 import { clientAddress, throughTrustedProxy } from '../../lib/shared/client-address';
-import { proxyTrust, trustsPeer } from '../../server/forwarded-headers.mjs';
+import { proxyTrust, trustsPeer } from '../../lib/settings/proxy-trust';
 import { envAsItIs, setEnv } from '../support/settings';
 
 const from = (forwardedFor: string) => clientAddress(new Headers({ 'x-forwarded-for': forwardedFor }));

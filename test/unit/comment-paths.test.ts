@@ -2,7 +2,7 @@
 // must name one that exists: a comment that points a reader at a moved or deleted file is worse than
 // none. Every comment line of the source, tests,
 // benchmarks and configuration is read; a path under one of the top folders (lib/shared/json.ts,
-// docs/security.md, server/main.mjs...) or a root file (README.md, proxy.ts...) must be there, and
+// docs/security.md, server/main.ts...) or a root file (README.md, proxy.ts...) must be there, and
 // a section of the manual it names (docs/performance.md#memory) must be one of that page's headings.
 // And a code comment holds no measured figure: those live in docs/performance.md, where a comment
 // links them (docs/testing.md#running-the-tests says how a figure is told from a setting).

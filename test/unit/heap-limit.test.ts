@@ -1,8 +1,8 @@
-// The heap cap (server/heap-limit.mjs) must be on every command that starts the server in
+// The heap cap (server/heap-limit.ts) must be on every command that starts the server in
 // production: npm start's and the Docker image's. They carry it as a literal; this keeps them equal.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { HEAP_LIMIT_FLAG, heapLimitSet } from '../../server/heap-limit.mjs';
+import { HEAP_LIMIT_FLAG, heapLimitSet } from '../../server/heap-limit';
 
 describe('the heap cap', () => {
   it("is on npm start's command", () => {

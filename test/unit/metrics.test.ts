@@ -1,6 +1,6 @@
 // The metrics registry in-process: what recordBackup (called by the backup code) and the one place
 // that answers failures (lib/http/error-response.ts) leave in the exposition, and how a path becomes
-// a route template (server/request-metrics.mjs).
+// a route template (server/request-metrics.ts).
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { ApiError } from '../../lib/errors';
 import { errorResponse } from '../../lib/http/error-response';
 import { exposition, recordBackup } from '../../lib/metrics/registry';
-import { routeTemplates, templateOf } from '../../server/request-metrics.mjs';
+import { routeTemplates, routeTemplatesOrNone, templateOf } from '../../server/request-metrics';
 
 /** The value of the sample written exactly `series` (name and labels as exposed). */
 async function sample(series: string): Promise<number> {
@@ -84,6 +84,17 @@ describe('route templates', () => {
       expect(routeOf('/_not-found')).toBeNull();
       expect(routeOf('/plants/1/2')).toBeNull();
       expect(routeOf('/wp-admin.php')).toBeNull();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('are left off, not the server stopped, when the manifest is of a format they cannot read', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'routes-'));
+    try {
+      writeFileSync(path.join(dir, 'routes-manifest.json'), JSON.stringify({ version: 99, routes: {} }));
+      expect(() => routeTemplates(dir)).toThrow(/staticRoutes/);
+      expect(routeTemplatesOrNone(dir)('/plants')).toBeNull();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -1,4 +1,4 @@
-// Next.js's private surface lives in one file, server/next-internals.mjs, so an upgrade of Next is
+// Next.js's private surface lives in one file, server/next-internals.ts, so an upgrade of Next is
 // checked there (docs/architecture.md, "Upgrading Next.js"). This fails when any other file of the
 // repository names a module under next/dist.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -6,7 +6,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const THE_ONE_FILE = 'server/next-internals.mjs';
+const THE_ONE_FILE = 'server/next-internals.ts';
 const SCANNED = ['app', 'bench', 'components', 'e2e', 'lib', 'scripts', 'server', 'test', 'types'];
 const ROOT_FILES = ['proxy.ts', 'next.config.js', 'instrumentation.ts', 'playwright.config.ts', 'vitest.config.ts'];
 const SKIPPED = new Set(['node_modules', 'generated']);

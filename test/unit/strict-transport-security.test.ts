@@ -3,7 +3,7 @@
 // asks this once at start-up and then per request (test/api/security-headers.test.ts holds it there).
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../../lib/http/origin';
-import { proxyTrust } from '../../server/forwarded-headers.mjs';
+import { proxyTrust } from '../../lib/settings/proxy-trust';
 import { envAsItIs, setEnv } from '../support/settings';
 
 beforeEach(() => {
@@ -46,7 +46,7 @@ describe('reachedOverHttps', () => {
     for (const proto of PROXY_SAYS) expect(overHttps(proto), String(proto)).toBe(false);
   });
 
-  // With the proxies' addresses, server/main.mjs has removed X-Forwarded-Proto from any other peer's requests.
+  // With the proxies' addresses, server/main.ts has removed X-Forwarded-Proto from any other peer's requests.
   it.each(['1', '2', 'loopback'] as const)("behind trusted proxies (TRUST_PROXY=%s): when the last entry of X-Forwarded-Proto (the nearest proxy's) is https", (value) => {
     const overHttps = reachedOverHttps(TRUSTS[value]);
     expect(PROXY_SAYS.filter((proto) => overHttps(proto))).toEqual(['https', 'HTTPS', 'http, https']);

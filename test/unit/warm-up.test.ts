@@ -1,7 +1,7 @@
-// The start-up warm-up (server/warm-up.mjs): it asks for each public page once, in order, and a
+// The start-up warm-up (server/warm-up.ts): it asks for each public page once, in order, and a
 // page that fails (or a handler that never answers well) is reported, never fatal.
 import { describe, expect, it } from 'vitest';
-import { WARM_UP_PATHS, warmUp } from '../../server/warm-up.mjs';
+import { WARM_UP_PATHS, warmUp } from '../../server/warm-up';
 
 describe('warmUp', () => {
   it('asks for every public page once, in order, and reports success', async () => {

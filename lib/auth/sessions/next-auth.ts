@@ -3,7 +3,7 @@
 import 'server-only';
 import type { NextAuthOptions } from 'next-auth';
 import CredentialsProvider from 'next-auth/providers/credentials';
-import { incomingRequest } from '../../audit/context';
+import { incomingRequest } from '../../audit/incoming-request';
 import { endSessions } from '../accounts/changes';
 import { returnPathOn } from './return-path';
 import { CREDENTIALS_PROVIDER_ID } from './next-auth-endpoints';

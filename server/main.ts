@@ -1,61 +1,81 @@
-// The production server: `node .next/standalone/server.js` (npm run build installs this file there
-// in place of the one next build writes). The API's route handlers are answered directly
-// (direct-routes.mjs); everything else, pages, assets, sign-in, goes through Next's own request
-// handler, as under Next's server. API_DIRECT_ROUTES=off sends everything through Next, and so
-// does a build the direct path was not written for (build-check.mjs). npm run build bundles this
-// file with what it imports (lib/ modules among them) into .next/standalone/plant-store-server/.
+// The production server: `node .next/standalone/server.js` (npm run build installs this file there,
+// bundled, in place of the one next build writes). The API's route handlers are answered directly
+// (direct-routes.ts); everything else, pages, assets, sign-in, goes through Next's own request
+// handler, as under Next's server. API_DIRECT_ROUTES=off sends everything through Next. npm run
+// build bundles this file with what it imports (the route handlers and the lib/ modules they use)
+// into .next/standalone/plant-store-server/.
 // First: V8 flags that must be in force before any WebAssembly is compiled.
-import './v8-flags.mjs';
+import './v8-flags';
+// Then Next, before the route handlers' modules load (load-next.ts).
+import { next } from './load-next';
 import { readFileSync } from 'node:fs';
-import http from 'node:http';
-import { createRequire } from 'node:module';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { fileURLToPath } from 'node:url';
-import { answerClientError, refuseRequest } from '../lib/http/client-error.ts';
-import { unreadableRouterState } from '../lib/http/next-protocol.ts';
-import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin.ts';
-import { settleTarget } from '../lib/http/request-target.ts';
-import { log } from '../lib/log.ts';
-import { asPublicRequest, flushTraces } from '../lib/tracing/spans.ts';
+import { answerClientError, refuseRequest } from '../lib/http/client-error';
+import { unreadableRouterState } from '../lib/http/next-protocol';
+import { configuredPublicOrigin, reachedOverHttps, STRICT_TRANSPORT_SECURITY } from '../lib/http/origin';
+import { settleTarget } from '../lib/http/request-target';
+import { log } from '../lib/log';
+import { settings, SettingsError } from '../lib/settings';
+import { asPublicRequest, flushTraces } from '../lib/tracing/spans';
+import { createCompression } from './compression';
 import { PROXY_PATH } from './direct-paths.mjs';
-import { createDirectRoutes } from './direct-routes.mjs';
-import { warmUp } from './warm-up.mjs';
-import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit.mjs';
-import { proxyTrust, settleForwardedHeaders } from './forwarded-headers.mjs';
-import { lingerBeforeClosing } from './linger.mjs';
-import { holdPort, listenPort } from './listen-port.mjs';
-import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals.mjs';
-import { bodyTimeoutMs } from './request-limits.mjs';
-import { refuseConnect, settleRequestHead } from './request-head.mjs';
-import { createRequestMetrics } from './request-metrics.mjs';
+import { createDirectRoutes } from './direct-routes';
+import { warmUp } from './warm-up';
+import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit';
+import { settleForwardedHeaders } from './forwarded-headers';
+import { lingerBeforeClosing } from './linger';
+import { holdPort } from './listen-port';
+import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals';
+import { refuseConnect, settleRequestHead } from './request-head';
+import { createRequestMetrics, type Observed } from './request-metrics';
 
-const require = createRequire(import.meta.url);
 // This file sits in .next/standalone/plant-store-server/; the standalone app is one folder up.
 const dir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
-process.env.NODE_ENV = 'production';
 process.chdir(dir);
 
-const hostname = process.env.HOSTNAME || '0.0.0.0';
-// PORT=0 asks for a free port: chosen now, and held until the server listens on it (listen-port.mjs).
+const errorText = (error: unknown) => (error instanceof Error ? error.message : String(error));
+
+/** What the server reads of the settings (lib/settings); one that cannot be read ends the start with one line. */
+function ownSettings() {
+  try {
+    const read = settings();
+    return {
+      hostname: read.HOSTNAME || '0.0.0.0',
+      port: read.PORT,
+      keepAliveTimeout: read.KEEP_ALIVE_TIMEOUT,
+      trust: read.TRUST_PROXY,
+      bodyTimeout: read.BODY_TIMEOUT_MS,
+      directRoutes: read.API_DIRECT_ROUTES,
+      // What the direct path builds every Request on: never the Host header (Next builds its own on
+      // the hostname and port it was given, this file's, whatever Host says).
+      ownHost: read.HOSTNAME || '127.0.0.1',
+      publicOrigin: configuredPublicOrigin(),
+    };
+  } catch (error) {
+    if (!(error instanceof SettingsError)) throw error;
+    log.error('could not start: a setting cannot be read', { problems: error.problems });
+    process.exit(1);
+  }
+}
+
+const own = ownSettings();
+const { hostname, trust } = own;
+// PORT=0 asks for a free port: chosen now, and held until the server listens on it (listen-port.ts).
 // An address that cannot be bound ends the process with one line, as a taken port does below.
-const heldPort = await holdPort(listenPort(), hostname).catch((error) => {
-  log.error('could not listen', { url: `http://${hostname}:0`, code: error?.code ?? null, error: error?.message ?? String(error) });
+const heldPort = await holdPort(own.port, hostname).catch((error) => {
+  log.error('could not listen', { url: `http://${hostname}:0`, code: error?.code ?? null, error: errorText(error) });
   process.exit(1);
 });
 const { port } = heldPort;
-const keepAliveTimeout = Number.parseInt(process.env.KEEP_ALIVE_TIMEOUT ?? '', 10);
-const trust = proxyTrust();
 // Whether a request came over https, decided now when PUBLIC_URL says (lib/http/origin.ts).
 const overHttps = reachedOverHttps(trust);
-const bodyTimeout = bodyTimeoutMs();
 const SERVER_METHODS = 'GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS';
-// What the direct path builds every Request on: never the Host header (Next builds its own on the
-// hostname and port it was given, main.mjs's, whatever Host says).
-const ownHost = process.env.HOSTNAME || '127.0.0.1';
-const origin = configuredPublicOrigin() ?? `http://${ownHost.includes(':') ? `[${ownHost}]` : ownHost}:${port}`;
-// What a Host that is not a host becomes before Next sees it (request-head.mjs).
+const origin = own.publicOrigin ?? `http://${own.ownHost.includes(':') ? `[${own.ownHost}]` : own.ownHost}:${port}`;
+// What a Host that is not a host becomes before Next sees it (request-head.ts).
 const originHost = new URL(origin).host;
 
 // What Next's generated server.js embeds: the build's resolved next.config.
@@ -63,7 +83,6 @@ const originHost = new URL(origin).host;
 const config = withoutBackgroundPreload(JSON.parse(readFileSync(path.join(dir, '.next', 'required-server-files.json'), 'utf8')).config);
 setStandaloneConfig(config);
 
-const next = require('next');
 const app = next({ dev: false, dir, hostname, port, conf: config });
 await app.prepare();
 // Every page and route is loaded before the first request is accepted: loaded lazily, the first
@@ -71,36 +90,32 @@ await app.prepare();
 const preloaded = await preloadEntries(app);
 if (!preloaded) log.warn('Next offers no preload of its pages and routes here; each loads on first use');
 const handleWithNext = app.getRequestHandler();
-const direct = process.env.API_DIRECT_ROUTES === 'off' ? null : await createDirectRoutes(dir, { origin });
+// One compressor for both paths: next.config.js turns Next's own off (server/compression.ts).
+const compress = createCompression();
+const direct = own.directRoutes ? createDirectRoutes({ origin, compress }) : null;
 // Every answer, on either path, is timed here for http_server_request_duration_seconds (null under METRICS=off).
 const observeRequest = createRequestMetrics(path.join(dir, '.next'));
-if (direct?.refused) {
-  // One line, so an operator sees at once why the API is slower than it should be.
-  log.warn('direct routes off: the build is not what server/direct-routes.mjs was written for; everything goes through Next', {
-    reasons: direct.refused,
-  });
+
+function serve(request: IncomingMessage, response: ServerResponse) {
+  answer(request, response, observeRequest?.(request, response) ?? null);
 }
 
-function serve(request, response) {
-  answer(request, response, observeRequest?.(request, response));
-}
-
-function answer(request, response, observed) {
+function answer(request: IncomingMessage, response: ServerResponse, observed: Observed | null) {
   // First, so no path believes a client's X-Forwarded-* unless TRUST_PROXY says so, nor continues
   // the trace of a client that is not a trusted proxy (lib/tracing/spans.ts, asPublicRequest).
   if (settleForwardedHeaders(request, trust)) answerSettled(request, response, observed);
   else asPublicRequest(request.headers, () => answerSettled(request, response, observed));
 }
 
-function answerSettled(request, response, observed) {
+function answerSettled(request: IncomingMessage, response: ServerResponse, observed: Observed | null) {
   // Before either path writes a head, so every answer to a request that came over https has it
   // (both keep what setHeader put there; writeHead merges its own headers in).
   if (overHttps(request.headers['x-forwarded-proto'])) response.setHeader('strict-transport-security', STRICT_TRANSPORT_SECURITY);
   // Then the method and Host, and the target, so both paths serve the same request or refuse it
-  // alike (server/request-head.mjs, lib/http/request-target.ts).
+  // alike (server/request-head.ts, lib/http/request-target.ts).
   const unservable = settleRequestHead(request, originHost);
   if (unservable) return refuseRequest(response, 'bad_request', unservable);
-  const target = settleTarget(request.url);
+  const target = settleTarget(request.url ?? '');
   if ('refuse' in target) {
     // `OPTIONS *` asks what the server supports in general; nothing else may name `*`.
     if (target.refuse === 'asterisk' && request.method === 'OPTIONS') return void response.writeHead(204, { allow: SERVER_METHODS }).end();
@@ -114,9 +129,11 @@ function answerSettled(request, response, observed) {
   // The header is looked at first: only an RSC request carries one, so the path is rarely tested.
   const unreadable = unreadableRouterState(request.headers.rsc, request.headers['next-router-state-tree']);
   if (unreadable && PROXY_PATH.test(target.serve.split('?', 1)[0])) return refuseRequest(response, 'unreadable_page_request', unreadable);
-  handleWithNext(request, response).catch((error) => {
-    log.error('request failed in Next', { error: error?.stack ?? String(error) });
-    if (!response.headersSent) response.writeHead(500).end();
+  compress(request, response, () => {
+    handleWithNext(request, response).catch((error) => {
+      log.error('request failed in Next', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });
+      if (!response.headersSent) response.writeHead(500).end();
+    });
   });
 }
 
@@ -128,31 +145,31 @@ function answerSettled(request, response, observed) {
 // parser refuses (400 40004, 431 43101). Connections are checked each second (Node's default: 30 s).
 const server = http.createServer(
   {
-    requestTimeout: bodyTimeout,
-    headersTimeout: bodyTimeout ? Math.min(60_000, bodyTimeout) : 60_000,
+    requestTimeout: own.bodyTimeout,
+    headersTimeout: own.bodyTimeout ? Math.min(60_000, own.bodyTimeout) : 60_000,
     connectionsCheckingInterval: 1000,
-    // request-head.mjs refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
+    // request-head.ts refuses an HTTP/1.1 request without Host, with an Error body (Node's own answer has none).
     requireHostHeader: false,
   },
   serve,
 );
 server.on('clientError', answerClientError);
 // An Expect other than 100-continue: Node's own 417 has no body.
-server.on('checkExpectation', (request, response) => refuseRequest(response, 'expectation_failed'));
+server.on('checkExpectation', (_request, response) => refuseRequest(response, 'expectation_failed'));
 server.on('connect', refuseConnect);
 server.on('connection', lingerBeforeClosing);
-if (keepAliveTimeout >= 0) server.keepAliveTimeout = keepAliveTimeout;
+if (own.keepAliveTimeout !== null) server.keepAliveTimeout = own.keepAliveTimeout;
 
 // As Next's server: stop accepting, let the requests in flight finish, then exit with the
 // signal's code. lib/shutdown.ts marks answers `Connection: close` meanwhile, so busy
 // keep-alive clients cannot hold the process open.
 let stopping = false;
-for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
+for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]] as const) {
   process.on(signal, () => {
     if (stopping) return;
     stopping = true;
     server.close(async () => {
-      await app.close().catch((error) => log.error('Next did not close cleanly', { error: error?.stack ?? String(error) }));
+      await app.close().catch((error: unknown) => log.error('Next did not close cleanly', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) }));
       // The last requests' spans, when tracing is on (at most 2 s for an unreachable collector).
       await flushTraces();
       process.exit(code);
@@ -163,21 +180,17 @@ for (const [signal, code] of [['SIGTERM', 143], ['SIGINT', 130]]) {
 
 // A port that is taken (or an address that cannot be bound) ends the process with one line and a
 // failing exit code, so a supervisor or orchestrator sees a failure, not a clean exit.
-const refuseToStart = (error) => {
-  log.error('could not listen', { url: `http://${hostname}:${port}`, code: error?.code ?? null, error: error?.message ?? String(error) });
+const refuseToStart = (error: NodeJS.ErrnoException) => {
+  log.error('could not listen', { url: `http://${hostname}:${port}`, code: error?.code ?? null, error: errorText(error) });
   process.exit(1);
 };
 server.once('error', refuseToStart);
-// The public pages rendered once on a loopback port of their own, unmeasured (server/warm-up.mjs).
+// The public pages rendered once on a loopback port of their own, unmeasured (server/warm-up.ts).
 const warmed = await warmUp((request, response) => answer(request, response, null));
 await heldPort.release();
 server.listen(port, hostname, () => {
   server.off('error', refuseToStart);
-  const served = !direct
-    ? 'everything through Next (API_DIRECT_ROUTES=off)'
-    : direct.refused
-      ? 'everything through Next (the build check failed, see the line above)'
-      : `route handlers answered directly: ${direct.routes.join(', ')}`;
+  const served = direct ? `route handlers answered directly: ${direct.routes.join(', ')}` : 'everything through Next (API_DIRECT_ROUTES=off)';
   // The heap's cap as V8 took it: the flag's, or what it chose from the machine's memory.
   const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
   log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed, heapLimitMb });

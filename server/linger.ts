@@ -5,11 +5,13 @@
 // often before it has read the 413 that says why. So the server's side is shut after the answer
 // (FIN) and the connection stays open to be read, what the client still sends dropped, until the
 // client closes or LINGER_MS have passed (as Apache and nginx do, and RFC 9112 §9.6 advises).
+import type { Socket } from 'node:net';
+
 const LINGER_MS = 1000;
 
 /** The server's 'connection' listener (once per socket): Node's http server closes a socket with destroySoon(). */
-export function lingerBeforeClosing(socket) {
-  socket.destroySoon = function lingeringDestroySoon() {
+export function lingerBeforeClosing(socket: Socket): void {
+  (socket as Socket & { destroySoon: () => void }).destroySoon = function lingeringDestroySoon(this: Socket) {
     // A client that has closed its side already sends nothing more.
     if (this.readableEnded) return void (this.writableFinished ? this.destroy() : this.end(() => this.destroy()));
     if (this.writable) this.end();

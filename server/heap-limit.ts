@@ -12,11 +12,9 @@ export const HEAP_LIMIT_FLAG = `--max-old-space-size=${HEAP_LIMIT_MB}`;
 
 /**
  * Whether this process was started with a cap on the old generation (any value: an operator may
- * choose another), on its command line or in NODE_OPTIONS.
- * @param {string[]} execArgv
- * @param {string | undefined} nodeOptions
+ * choose another), on its command line or in NODE_OPTIONS (Node's own variable, not a setting).
  */
-export function heapLimitSet(execArgv = process.execArgv, nodeOptions = process.env.NODE_OPTIONS) {
-  const named = (flag) => /^--max[-_]old[-_]space[-_]size(=|$)/.test(flag);
+export function heapLimitSet(execArgv: string[] = process.execArgv, nodeOptions: string | undefined = process.env.NODE_OPTIONS): boolean {
+  const named = (flag: string) => /^--max[-_]old[-_]space[-_]size(=|$)/.test(flag);
   return execArgv.some(named) || (nodeOptions ?? '').split(/\s+/).some(named);
 }

@@ -1,0 +1,71 @@
+// Next.js's private surface: every module under next/dist and every undocumented property or
+// variable this app relies on, in this one file, so that upgrading Next means checking one file
+// (the checklist is in docs/architecture.md, "Upgrading Next.js"). Nothing else may import next/dist
+// (test/unit/next-internals.test.ts). Each item has a fallback for a Next that no longer has it,
+// tested in test/unit/next-internals-fallbacks.test.ts; none of them decides whether the API is
+// answered directly (server/direct-routes.ts calls the handlers from their source). What uses each:
+// - Next's protocol checks (lib/http/next-protocol.ts), which turn Next's 500s for a malformed
+//   router state header or Server Action body into 400s: Next's own parsers. Without them, the
+//   request goes to Next unchecked (Next's 500, as on Vercel before these checks).
+// - the production server (main.ts): the standalone config, as Next's generated server.js sets it,
+//   and Next's preload of every page and route, awaited before the server listens. Without the
+//   preload, each loads on first use, and the server says so in one line at start.
+// - the tests that call server actions as the browser does: React's Flight client, as Next ships it.
+import * as actionMeta from 'next/dist/server/lib/server-action-request-meta';
+import * as routerState from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
+
+/** The module of React's Flight client that Next compiles in: it encodes server action arguments as a browser does. */
+export const FLIGHT_CLIENT_MODULE = 'next/dist/compiled/react-server-dom-turbopack/client.node.js';
+
+/** `module[name]` when it is a function, else null: an export this Next may no longer have. */
+export function exportedFunction<T extends (...args: never[]) => unknown>(module: object, name: string): T | null {
+  const found = (module as Record<string, unknown>)[name];
+  return typeof found === 'function' ? (found as T) : null;
+}
+
+/** Next's parser of its router state header (throws on one it cannot read), or null. */
+export const parseAndValidateFlightRouterState = exportedFunction<(state: string | string[] | undefined) => unknown>(
+  routerState,
+  'parseAndValidateFlightRouterState',
+);
+
+/** Next's reading of a Server Action request's kind from its method and headers, or null. */
+export const getServerActionRequestMetadata = exportedFunction<(request: Request) => { isMultipartAction: boolean; isFetchAction: boolean }>(
+  actionMeta,
+  'getServerActionRequestMetadata',
+);
+
+/**
+ * Gives Next the build's resolved config as its generated standalone server.js does (an
+ * undocumented variable Next reads when it loads). Without it, Next reads next.config from the
+ * standalone folder, where there is none: its defaults.
+ */
+export function setStandaloneConfig(config: unknown): void {
+  process.env.__NEXT_PRIVATE_STANDALONE_CONFIG = JSON.stringify(config);
+}
+
+/**
+ * The config with Next's own preload off: Next starts it in the background when its server is
+ * made, so the first requests after `listening` wait behind a quarter of a second (more on a busy
+ * machine) of synchronous module loading. `preloadEntries` runs the same preload before listening.
+ * A Next that does not know the option ignores it.
+ */
+export function withoutBackgroundPreload<Config extends { experimental?: object }>(config: Config): Config {
+  return { ...config, experimental: { ...config.experimental, preloadEntriesOnStart: false } };
+}
+
+/**
+ * Loads every page and route module now, as Next's `preloadEntriesOnStart` would in the
+ * background: `next()` gives a custom server its `NextCustomServer`, whose `server` is the
+ * `NextServer` its router made, whose `getServer()` is the `NextNodeServer` that has
+ * `unstable_preloadEntries()`. False when this Next has none of these: then modules load on first use.
+ * @param app what `next()` returned, prepared
+ */
+export async function preloadEntries(app: unknown): Promise<boolean> {
+  const nextServer = (app as { server?: { getServer?: () => Promise<unknown> } } | null)?.server;
+  if (typeof nextServer?.getServer !== 'function') return false;
+  const server = (await nextServer.getServer()) as { unstable_preloadEntries?: () => Promise<void> } | null;
+  if (typeof server?.unstable_preloadEntries !== 'function') return false;
+  await server.unstable_preloadEntries();
+  return true;
+}
