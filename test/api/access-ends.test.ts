@@ -167,7 +167,9 @@ describe('a deleted account', () => {
         }
         expect(await db().apiToken.count({ where: { createdById: member.account.id } })).toBe(1);
       },
-      async () => expectError(await bearer(a, member.apiToken), 401, 40104, 'The API token has been revoked: its account no longer exists'),
+      async () => {
+        expectError(await bearer(a, member.apiToken), 401, 40104, 'The API token has been revoked: its account no longer exists');
+      },
     );
   });
 });
