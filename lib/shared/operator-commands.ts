@@ -30,14 +30,18 @@ function bundleOf(command: OperatorCommand): string {
 function checkout({ cwd }: Whereabouts): string | undefined {
   const candidates = [cwd];
   if (path.basename(cwd) === 'standalone' && path.basename(path.dirname(cwd)) === '.next') candidates.push(path.resolve(cwd, '../..'));
-  return candidates.find((folder) => existsSync(path.join(folder, 'package.json')) && existsSync(path.join(folder, 'node_modules/.bin/tsx')));
+  return candidates.find(
+    (folder) =>
+      existsSync(/* turbopackIgnore: true */ path.join(folder, 'package.json')) &&
+      existsSync(/* turbopackIgnore: true */ path.join(folder, 'node_modules/.bin/tsx')),
+  );
 }
 
 /** The standalone build this process belongs to: beside its main script, or the working folder. */
 function standaloneDir({ cwd, script }: Whereabouts): string {
   if (script) {
-    const folder = path.dirname(path.resolve(cwd, script));
-    for (const candidate of [folder, path.dirname(folder)]) if (existsSync(path.join(candidate, 'start.mjs'))) return candidate;
+    const folder = path.dirname(path.resolve(/* turbopackIgnore: true */ cwd, script));
+    for (const candidate of [folder, path.dirname(folder)]) if (existsSync(/* turbopackIgnore: true */ path.join(candidate, 'start.mjs'))) return candidate;
   }
   return cwd;
 }
@@ -53,6 +57,6 @@ export function operatorCommand(command: OperatorCommand, args = '', where: Wher
     if (command === 'start') return `npm start${tail}`;
     return `npm run ${command}${tail ? ` --${tail}` : ''}`;
   }
-  const bundle = path.relative(where.cwd, path.join(standaloneDir(where), bundleOf(command))) || bundleOf(command);
+  const bundle = path.relative(where.cwd, path.join(/* turbopackIgnore: true */ standaloneDir(where), bundleOf(command)));
   return `node ${bundle}${tail}`;
 }

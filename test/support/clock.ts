@@ -38,6 +38,22 @@ export async function withClocksStopped<T>(clocks: ServerClock[], work: () => Pr
   }
 }
 
+/**
+ * What a server promises to see within `ms` of a change it did not make (another instance's, or
+ * the database's own): its caches of database reads live less than that, by its clock. With
+ * `clocks` held still, `change` runs; each clock is then moved on by `ms`, and `check` runs on
+ * servers for which `ms` has passed since the change and no time since. However slowly the machine
+ * serves the requests, the outcome is the same: a cache that lived longer fails it, a slow machine
+ * cannot.
+ */
+export async function seenWithin<T>(clocks: ServerClock[], ms: number, change: () => Promise<T>, check: (changed: T) => Promise<void>): Promise<void> {
+  await withClocksStopped(clocks, async () => {
+    const changed = await change();
+    await Promise.all(clocks.map((clock) => clock.advance(ms)));
+    await check(changed);
+  });
+}
+
 /** The clock of the project's shared server (test/support/global-setup.ts). */
 export function sharedServerClock(): ServerClock {
   return clockAt(inject('clockPort'));
