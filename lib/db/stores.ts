@@ -277,6 +277,34 @@ export type TokenUseStore = {
   recordUse(id: string, at: Date): Promise<void>;
 };
 
+// ----- The engine's executor: how it runs a statement written once for both
+
+/** A statement's parameters, by name: `@name` in its text. */
+export type SqlParameters = Record<string, string | number | bigint | Date | null>;
+
+/** Runs statements: the rows a statement answers, or how many rows it changed. */
+export type SqlRunner = {
+  query<Row>(sql: string, parameters?: SqlParameters): Promise<Row[]>;
+  run(sql: string, parameters?: SqlParameters): Promise<number>;
+};
+
+/**
+ * How an engine runs a statement written once for both (lib/db/shared-sql.ts), with named
+ * parameters: the stores whose two versions would differ only in that are written once on it
+ * (lib/db/account-store.ts, lib/db/login-throttle-store.ts), as each engine's own statements run
+ * (lib/db/sqlite/executor.ts, lib/db/postgresql/executor.ts). A Date is passed as the engine's
+ * columns hold time.
+ */
+export type Executor = SqlRunner & {
+  /**
+   * One transaction of Prisma's client, in which `work` runs statements (`tx`) and Prisma's own
+   * writes (`prisma`), committed together. With `oneAtATime`, such transactions with the same key
+   * run one after the other, across instances (where the engine runs writers side by side; SQLite
+   * runs one writer at a time anyway).
+   */
+  transaction<T>(work: (tx: SqlRunner, prisma: Transaction) => Promise<T>, options?: { oneAtATime?: number }): Promise<T>;
+};
+
 // ----- Staff accounts
 
 /**

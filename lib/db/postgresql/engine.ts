@@ -3,10 +3,11 @@
 // Prisma's client, lib/db/client.ts) but the plants table's analysis waiting for a pause in the
 // writes, which closing forgets.
 import 'server-only';
+import { accountStore } from '../account-store';
+import { loginThrottleStore } from '../login-throttle-store';
 import type { Engine } from '../stores';
-import { postgresqlAccounts } from './accounts';
+import { postgresqlExecutor } from './executor';
 import { postgresqlDeliveries } from './deliveries';
-import { postgresqlLoginThrottle } from './login-throttle';
 import { postgresqlMaintenance } from './maintenance';
 import { forgetPlantsWritten } from './plant-statistics';
 import { postgresqlPlants } from './plants';
@@ -17,10 +18,10 @@ export const postgresqlEngine: Engine = {
   name: 'postgresql',
   plants: postgresqlPlants,
   deliveries: postgresqlDeliveries,
-  loginThrottle: postgresqlLoginThrottle,
+  loginThrottle: loginThrottleStore(postgresqlExecutor),
   rateCounter: postgresqlRateCounter,
   tokenUse: postgresqlTokenUse,
-  accounts: postgresqlAccounts,
+  accounts: accountStore(postgresqlExecutor),
   maintenance: postgresqlMaintenance,
   close: forgetPlantsWritten,
 };
