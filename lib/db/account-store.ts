@@ -7,7 +7,7 @@
 // other at once would each still see the other: every change that can remove an admin first takes
 // its turn (the executor's `oneAtATime`, an advisory lock there).
 import 'server-only';
-import type { Transaction } from './client';
+import type { Transaction } from './prisma';
 import { DISABLE_UNLESS_LAST_ADMIN, SET_ROLE_UNLESS_LAST_ADMIN } from './shared-sql';
 import type { AccountStore, Executor, SqlParameters } from './stores';
 

@@ -146,6 +146,16 @@ export const LOGIN_THROTTLE_READ = 'SELECT "attempts", "lastAttemptAt" FROM "Log
 export const LOGIN_THROTTLE_CLEAR = 'DELETE FROM "LoginThrottle" WHERE "key" = @key';
 export const LOGIN_THROTTLE_PURGE = 'DELETE FROM "LoginThrottle" WHERE "windowStart" <= @windowFloor';
 
+// ----- Passes over the whole store, run by the migrations and the start (lib/db/engine-tools.ts)
+
+/** Plant names stored before search existed, with no folded form (prisma/schema.prisma): at most @limit of them. */
+export const UNFOLDED_NAMES = 'SELECT "seq", "name" FROM "Plant" WHERE "nameFolded" IS NULL LIMIT @limit';
+/** How many names one transaction folds. */
+export const FOLD_BATCH = 1000;
+
+/** Every webhook endpoint's stored signing secrets (StoredSecrets). */
+export const STORED_SECRETS = 'SELECT "id", "secret", "previousSecret" FROM "WebhookEndpoint" ORDER BY "id"';
+
 // ----- Staff accounts: the last active admin
 
 // "Someone else is still an active admin", for the two changes that can remove the last one.

@@ -3,10 +3,10 @@
 // own statements do; a transaction is Prisma's, so that Prisma's writes in it commit with the
 // statements.
 import 'server-only';
-import { db } from '../client';
 import { positional } from '../shared-sql';
 import type { Executor, SqlParameters, SqlRunner } from '../stores';
 import { direct } from './direct';
+import { postgresqlPrisma } from './prisma-client';
 
 // `timestamp` columns hold UTC: node-postgres would send a Date in the process's own zone.
 const directValue = (value: SqlParameters[string]) => (value instanceof Date ? value.toISOString() : value);
@@ -21,7 +21,7 @@ export const postgresqlExecutor: Executor = {
     return direct.$executeRawUnsafe(text, ...values.map(directValue));
   },
   transaction(work, options) {
-    return db().$transaction(async (prisma) => {
+    return postgresqlPrisma().$transaction(async (prisma) => {
       const tx: SqlRunner = {
         query: <Row>(sql: string, parameters?: SqlParameters) => {
           const { text, values } = positional(sql, parameters, 'numbered');

@@ -6,6 +6,7 @@ import { loginThrottleStore } from '../login-throttle-store';
 import type { Engine } from '../stores';
 import { closeSqliteConnection } from './connection';
 import { sqliteExecutor } from './executor';
+import { closeSqlitePrisma, sqlitePrisma } from './prisma-client';
 import { sqliteDeliveries } from './deliveries';
 import { sqliteMaintenance } from './maintenance';
 import { sqlitePlants } from './plants';
@@ -21,5 +22,9 @@ export const sqliteEngine: Engine = {
   tokenUse: sqliteTokenUse,
   accounts: accountStore(sqliteExecutor),
   maintenance: sqliteMaintenance,
-  close: closeSqliteConnection,
+  prisma: sqlitePrisma,
+  async close() {
+    closeSqliteConnection();
+    await closeSqlitePrisma();
+  },
 };

@@ -3,10 +3,10 @@
 // (whenNotBusy, lib/db/sqlite/connection.ts), where Prisma's adapter would stall the process; a
 // transaction is Prisma's, so that Prisma's writes in it commit with the statements.
 import 'server-only';
-import { db } from '../client';
 import { positional } from '../shared-sql';
 import type { Executor, SqlParameters, SqlRunner } from '../stores';
 import { prepared, toSqliteTime, whenNotBusy } from './connection';
+import { sqlitePrisma } from './prisma-client';
 
 type Bound = Record<string, string | number | bigint | null>;
 
@@ -21,7 +21,7 @@ export const sqliteExecutor: Executor = {
   query: <Row>(sql: string, parameters?: SqlParameters) => whenNotBusy(() => prepared<[Bound], Row>(sql).all(bound(parameters))),
   run: async (sql, parameters) => Number((await whenNotBusy(() => prepared<[Bound]>(sql).run(bound(parameters)))).changes),
   transaction(work) {
-    return db().$transaction(async (prisma) => {
+    return sqlitePrisma().$transaction(async (prisma) => {
       const tx: SqlRunner = {
         query: <Row>(sql: string, parameters?: SqlParameters) => {
           const { text, values } = positional(sql, parameters, 'each');
