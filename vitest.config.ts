@@ -15,7 +15,7 @@ const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts'], postgresql: ['test/postgr
 // The files that need the machine kept free of the other suites: each engine's `:alone` project,
 // which `npm test` runs once the other suites have ended, the two engines side by side
 // (scripts/test.mjs). Most time the server under a burst of their own (a health check or a refusal
-// within a second, or as many times more as the same request is slower idle: test/support/latency.ts),
+// within a second, or as many times more as the same request is slower idle),
 // so that what they time is the server, not the other suites; the differential test compares two
 // servers' answers down to the order in which their rate-limit counts land, which once came out
 // differently beside the other suites. A promise kept "within a second" by a server's clock

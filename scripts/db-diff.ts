@@ -4,9 +4,10 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { PRISMA_FILES, diffSchemaAgainstMigrations } from '../lib/db/migrate';
-import { createTemporaryDatabase } from '../lib/db/temporary-database';
-import type { DatabaseEngine } from '../lib/db/url';
+import { toolsOf } from '../lib/db/engine-tools';
+import { diffSchemaAgainstMigrations } from '../lib/db/migrate';
+import { createTemporaryDatabase } from '../lib/db/engine-tools';
+import type { DatabaseEngine } from '../lib/db/stores';
 import { UsageError, runCli } from './cli';
 
 const USAGE = 'usage: npm run db:diff -- <name_in_snake_case>';
@@ -27,7 +28,7 @@ runCli(USAGE, async () => {
         process.stdout.write(`${engine}: the schema matches the migrations, nothing to write\n`);
         continue;
       }
-      const directory = path.join(PRISMA_FILES[engine].migrations, `${stamp}_${name}`);
+      const directory = path.join(toolsOf(engine).prismaFiles.migrations, `${stamp}_${name}`);
       mkdirSync(directory, { recursive: true });
       writeFileSync(path.join(directory, 'migration.sql'), sql);
       process.stdout.write(`${engine}: wrote ${path.relative(process.cwd(), directory)}/migration.sql\n`);

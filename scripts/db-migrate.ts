@@ -3,7 +3,7 @@
 // start runs), when AUTH_SECRET is at hand.
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseEngine, databaseUrl } from '../lib/db/url';
+import { databaseUrl, engineTools } from '../lib/db/engine-tools';
 import { operatorCommand } from '../lib/shared/operator-commands';
 import { rereadSettings, settings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
@@ -13,8 +13,9 @@ runCli(`usage: ${operatorCommand('db:migrate')}`, async () => {
   const { applied, folded } = await applyMigrations({ databaseUrl: databaseUrl() });
   process.stdout.write(applied.length ? `applied: ${applied.join(', ')}\n` : 'database is up to date\n');
   if (folded) process.stdout.write(`folded ${folded} plant names for search\n`);
-  // On SQLite the secret is the file's beside the database (made now if there is none, as the start would).
-  if (databaseEngine() === 'postgresql' && !settings().AUTH_SECRET) {
+  // Where the engine keeps the secret beside the database (SQLite), it is that file's (made now if
+  // there is none, as the start would).
+  if (engineTools().authSecretFile(databaseUrl()) === null && !settings().AUTH_SECRET) {
     process.stdout.write(
       `webhook secrets: not checked, no AUTH_SECRET here (${operatorCommand('start')}, or this command with AUTH_SECRET set, encrypts any stored unencrypted)\n`,
     );

@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseEngine, databaseUrl, sqliteFilePath } from '../lib/db/url';
+import { databaseUrl, engineTools } from '../lib/db/engine-tools';
 import { checkSettings, rereadSettings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 
@@ -21,7 +21,7 @@ async function main() {
   // them at once, not on the first request (lib/settings).
   checkSettings();
   // The standalone server runs in its own folder, so a relative SQLite path is made absolute here.
-  if (databaseEngine() === 'sqlite') process.env.DATABASE_URL = `file:${sqliteFilePath()}`;
+  process.env.DATABASE_URL = engineTools().absoluteUrl(databaseUrl());
 
   const { applied, folded } = await applyMigrations({ databaseUrl: databaseUrl() });
   say(applied.length ? `applied migrations: ${applied.join(', ')}` : 'database is up to date');

@@ -4,11 +4,12 @@
 // the open deliveries. Deliveries to a disabled endpoint wait until it is enabled again and are
 // left out: an operator who turned an endpoint off should not be paged for its queue.
 import 'server-only';
-import { db } from './client';
+import type { Client } from './prisma';
 import type { DeliveryBacklog } from './stores';
 
-export async function deliveryBacklog(): Promise<DeliveryBacklog> {
-  const found = await db().webhookDelivery.aggregate({
+/** The backlog, read through the engine's Prisma client. */
+export async function deliveryBacklog(prisma: Client): Promise<DeliveryBacklog> {
+  const found = await prisma.webhookDelivery.aggregate({
     where: { status: { in: ['pending', 'delivering'] }, endpoint: { enabled: true } },
     _count: { _all: true },
     _min: { createdAt: true },

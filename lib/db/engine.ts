@@ -4,7 +4,6 @@
 // lib/db/postgresql, reached only from here (npm run lint checks that).
 import 'server-only';
 import { processWide } from '../process-wide';
-import { closePrismaClient } from './client';
 import { postgresqlEngine } from './postgresql/engine';
 import { sqliteEngine } from './sqlite/engine';
 import type { Engine } from './stores';
@@ -29,7 +28,5 @@ export function engine(): Engine {
 /** Closes the process's database connections (at shutdown, and in tests); the next use opens new ones. */
 export async function closeDb(): Promise<void> {
   chosen.current = undefined;
-  sqliteEngine.close();
-  postgresqlEngine.close();
-  await closePrismaClient();
+  await Promise.all([sqliteEngine.close(), postgresqlEngine.close()]);
 }

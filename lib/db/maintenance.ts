@@ -4,12 +4,11 @@
 import 'server-only';
 import { readdir } from 'node:fs/promises';
 import { db } from './client';
-import { PRISMA_FILES } from './migrate';
-import { databaseEngine } from './url';
+import { engineTools } from './engine-tools';
 
 /** The migrations this code ships for the engine DATABASE_URL names, oldest first. */
 export async function knownMigrations(): Promise<string[]> {
-  const entries = await readdir(PRISMA_FILES[databaseEngine()].migrations, { withFileTypes: true });
+  const entries = await readdir(engineTools().prismaFiles.migrations, { withFileTypes: true });
   return entries.filter((entry) => entry.isDirectory()).map((entry) => entry.name).sort();
 }
 

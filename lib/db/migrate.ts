@@ -1,41 +1,32 @@
 // Migrations without the network. The Prisma CLI downloads a native schema engine, which this
 // project cannot rely on; the same engine ships as WebAssembly (@prisma/schema-engine-wasm) and
-// talks to the database through the driver adapter the app already uses (better-sqlite3 or pg).
+// talks to the database through the driver adapter the app already uses (better-sqlite3 or pg),
+// which the engine's tools make (lib/db/engine-tools.ts), with the engine's schema and migrations.
 // `applyMigrations` does what `prisma migrate deploy` does: apply the engine's migrations folder
 // in order and record them in `_prisma_migrations`, so either tool can take over from the other.
 import 'server-only';
 import { readFile, readdir } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import Database from 'better-sqlite3';
-import { PrismaBetterSqlite3 } from '@prisma/adapter-better-sqlite3';
-import { PrismaPg } from '@prisma/adapter-pg';
-import {
-  bindMigrationAwareSqlAdapterFactory,
-  type SqlMigrationAwareDriverAdapterFactory,
-} from '@prisma/driver-adapter-utils';
+import { bindMigrationAwareSqlAdapterFactory, type SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
 import type { MigrationList, SchemaEngine } from '@prisma/schema-engine-wasm';
 import { processWide } from '../process-wide';
-import { operatorCommand } from '../shared/operator-commands';
-import { NAME_FOLDING_MIGRATION, foldUnfoldedNames } from './fold-names';
-import { databaseEngine, ensureSqliteFile, type DatabaseEngine } from './url';
+import { engineTools } from './engine-tools';
+
+// Each engine's schema and migrations (its tools' prismaFiles) are in Prisma's layout
+// (prisma.config.ts points at the same), read at run time from the working directory: the build
+// copies prisma/ into .next/standalone (scripts/build.mjs). Not traced by Turbopack
+// (turbopackIgnore): a path it cannot work out would make it take the whole project (the tests, the
+// manual) into the build and the image.
 
 /**
- * Each engine's schema and migrations, in Prisma's layout (prisma.config.ts points at the same).
- * Read at run time from the working directory: the build copies prisma/ into .next/standalone
- * (scripts/build.mjs). Not traced by Turbopack (turbopackIgnore): a path it cannot work out would
- * make it take the whole project (the tests, the manual) into the build and the image.
+ * How the migration that adds `nameFolded` is named (after its timestamp). Plants stored before
+ * search existed have no `nameFolded` (see prisma/schema.prisma). A migration cannot fold them: the
+ * folding is JavaScript (lib/shared/fold.ts), the one function both engines' searches rely on. So
+ * every run of the migrations ends by folding what is still unfolded (the engine's tools, a thousand
+ * names per transaction); on a current database it costs one query that finds none.
  */
-export const PRISMA_FILES: Record<DatabaseEngine, { schema: string; migrations: string }> = {
-  sqlite: {
-    schema: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/schema.prisma'),
-    migrations: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/migrations'),
-  },
-  postgresql: {
-    schema: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/postgresql/schema.prisma'),
-    migrations: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/postgresql/migrations'),
-  },
-};
+export const NAME_FOLDING_MIGRATION = '_catalogue_search';
 
 type EngineModule = typeof import('@prisma/schema-engine-wasm');
 
@@ -61,72 +52,6 @@ function loadEngineModule(): Promise<EngineModule> {
   })());
 }
 
-const PG_CHAR_OID = 18;
-const PG_TEXT_OID = 25;
-
-type Queryable = { performIO?: (...args: unknown[]) => Promise<{ fields: { dataTypeID: number }[] }> };
-
-/**
- * The engine reads PostgreSQL's catalogue, whose one-byte `"char"` columns (pg_class.relkind and
- * the like) @prisma/adapter-pg 7.10 refuses as an unsupported type. pg already hands them over as
- * strings, so they are relabelled as text. Only the migration engine's connections get this.
- */
-function readCharAsText<Q extends object>(queryable: Q): Q {
-  const target = queryable as Q & Queryable;
-  const performIO = target.performIO?.bind(target);
-  if (!performIO) throw new Error('@prisma/adapter-pg changed: performIO not found (see lib/db/migrate.ts)');
-  target.performIO = async (...args) => {
-    const result = await performIO(...args);
-    for (const field of result.fields) if (field.dataTypeID === PG_CHAR_OID) field.dataTypeID = PG_TEXT_OID;
-    return result;
-  };
-  return queryable;
-}
-
-type ScriptRunner = {
-  executeScript(script: string): Promise<void>;
-  underlyingDriver(): { query(text: string): Promise<unknown> };
-  onError?(error: unknown): never;
-};
-
-/**
- * @prisma/adapter-pg 7.10 runs a migration script by splitting it at every `;`, which breaks a
- * statement that holds one (a function body between `$$`, a string). PostgreSQL takes the whole
- * script as one simple query, dollar quotes included, and runs it as one transaction, as Prisma's
- * native engine does.
- */
-function runScriptsWhole<A extends object>(adapter: A): A {
-  const target = adapter as A & ScriptRunner;
-  if (typeof target.underlyingDriver !== 'function' || typeof target.onError !== 'function') {
-    throw new Error('@prisma/adapter-pg changed: underlyingDriver/onError not found (see lib/db/migrate.ts)');
-  }
-  target.executeScript = async (script) => {
-    try {
-      await target.underlyingDriver().query(script);
-    } catch (error) {
-      target.onError!(error);
-    }
-  };
-  return adapter;
-}
-
-function adapterFactory(databaseUrl: string): SqlMigrationAwareDriverAdapterFactory {
-  // A running server may hold the write lock for a moment; wait for it as the app does.
-  if (databaseEngine(databaseUrl) === 'sqlite') return new PrismaBetterSqlite3({ url: `file:${ensureSqliteFile(databaseUrl)}`, timeout: 5000 });
-  const factory = new PrismaPg({ connectionString: databaseUrl });
-  const patch = <A extends Awaited<ReturnType<PrismaPg['connect']>>>(adapter: A): A => {
-    const startTransaction = adapter.startTransaction.bind(adapter);
-    adapter.startTransaction = async (isolationLevel) => readCharAsText(await startTransaction(isolationLevel));
-    return readCharAsText(runScriptsWhole(adapter));
-  };
-  return {
-    provider: factory.provider,
-    adapterName: factory.adapterName,
-    connect: async () => patch(await factory.connect()),
-    connectToShadowDb: async () => patch(await factory.connectToShadowDb()),
-  };
-}
-
 // The wasm engine reports a Rust panic through this global before it traps; keep the message so
 // the error says what went wrong instead of "unreachable".
 const panicRegistry = globalThis as unknown as { PRISMA_WASM_PANIC_REGISTRY?: { set_message(message: string): void } };
@@ -148,10 +73,11 @@ function withEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) => Prom
 
 async function runEngine<T>(databaseUrl: string, work: (engine: SchemaEngine) => Promise<T>): Promise<T> {
   const { SchemaEngine } = await loadEngineModule();
-  const schemaFile = PRISMA_FILES[databaseEngine(databaseUrl)].schema;
+  const tools = engineTools(databaseUrl);
+  const schemaFile = tools.prismaFiles.schema;
   // engine.free() leaves the engine's connections open (on SQLite one keeps holding a lock on the
   // file, on PostgreSQL the pool keeps the process alive); record them so they can be closed.
-  const factory = adapterFactory(databaseUrl);
+  const factory = tools.migrationAdapter(databaseUrl);
   const connections: { dispose(): Promise<void> }[] = [];
   const track = <C extends { dispose(): Promise<void> }>(connection: C): C => (connections.push(connection), connection);
   const tracked: SqlMigrationAwareDriverAdapterFactory = {
@@ -200,31 +126,9 @@ async function readMigrations(migrationsDir: string, only?: readonly string[]): 
 
 const NO_FILTER = { externalTables: [], externalEnums: [] };
 
-// Tables the migrations create by hand because Prisma's schema language cannot express them, or
-// because only one engine has them: SQLite's search index, an FTS5 virtual table, and the shadow
-// tables FTS5 keeps beside it; SQLite's counts of plants by day and by tag, kept by triggers
-// (*_plant_counts). Comparing the schema with the migrations leaves them alone. (PostgreSQL's
-// search index is a GIN index, which its schema declares; see prisma/schema.prisma.)
-const HAND_WRITTEN_TABLES: Record<DatabaseEngine, string[]> = {
-  // (PlantSearch_docsize only before *_search_without_column_sizes.)
-  sqlite: ['PlantSearch', 'PlantSearch_config', 'PlantSearch_data', 'PlantSearch_docsize', 'PlantSearch_idx', 'PlantDayCount', 'PlantTagCount'],
-  postgresql: ['public.PlantDayCount', 'public.PlantTagCount', 'public.PlantCountChange', 'public.PlantCountStamp'],
-};
-
-// WAL lets readers run beside the writer, and it is a property of the file, so it is set once here.
-function setJournalMode(databaseUrl: string) {
-  if (databaseEngine(databaseUrl) !== 'sqlite') return;
-  const connection = new Database(ensureSqliteFile(databaseUrl));
-  try {
-    connection.pragma('journal_mode = WAL');
-  } finally {
-    connection.close();
-  }
-}
-
 /**
  * Applies every pending migration (of those named in `only`, when given), then folds for search any
- * plant name that has no folded form yet (lib/db/fold-names.ts); returns the names of the migrations
+ * plant name that has no folded form yet (NAME_FOLDING_MIGRATION); returns the names of the migrations
  * applied (none when current) and how many names it folded.
  */
 export async function applyMigrations(options: {
@@ -232,8 +136,9 @@ export async function applyMigrations(options: {
   migrationsDir?: string;
   only?: readonly string[];
 }): Promise<{ applied: string[]; folded: number }> {
-  setJournalMode(options.databaseUrl);
-  const migrationsDir = options.migrationsDir ?? PRISMA_FILES[databaseEngine(options.databaseUrl)].migrations;
+  const tools = engineTools(options.databaseUrl);
+  tools.beforeMigrations(options.databaseUrl);
+  const migrationsDir = options.migrationsDir ?? tools.prismaFiles.migrations;
   const migrationsList = await readMigrations(migrationsDir, options.only);
   try {
     const output = await withEngine(options.databaseUrl, (engine) =>
@@ -241,19 +146,11 @@ export async function applyMigrations(options: {
     );
     // (Migrations from before the column, as a test may apply, leave nothing to fold.)
     const folded = migrationsList.migrationDirectories.some((directory) => directory.path.endsWith(NAME_FOLDING_MIGRATION))
-      ? await foldUnfoldedNames(options.databaseUrl)
+      ? await tools.foldUnfoldedNames(options.databaseUrl)
       : 0;
     return { applied: output.appliedMigrationNames, folded };
   } catch (error) {
-    // The engine locks an SQLite file exclusively, which it cannot while a server has it open; its
-    // own message for that ("unknown variant `SocketTimeout`") explains nothing.
-    if (databaseEngine(options.databaseUrl) === 'sqlite' && /SocketTimeout|database is locked/.test(String(error))) {
-      throw new Error(
-        `The SQLite database is in use by another process (a running server?). Stop it, then migrate; ${operatorCommand('start')} migrates before it serves.`,
-        { cause: error },
-      );
-    }
-    throw error;
+    throw tools.explainMigrationFailure(error);
   }
 }
 
@@ -268,7 +165,8 @@ export async function diffSchemaAgainstMigrations(options: {
   migrationsDir?: string;
 }): Promise<string | null> {
   await applyMigrations({ databaseUrl: options.scratchDatabaseUrl, migrationsDir: options.migrationsDir });
-  const schemaFile = PRISMA_FILES[databaseEngine(options.scratchDatabaseUrl)].schema;
+  const tools = engineTools(options.scratchDatabaseUrl);
+  const schemaFile = tools.prismaFiles.schema;
   const files = [{ path: schemaFile, content: await readFile(schemaFile, 'utf8') }];
   const result = await withEngine(options.scratchDatabaseUrl, (engine) =>
     engine.diff({
@@ -276,7 +174,9 @@ export async function diffSchemaAgainstMigrations(options: {
       to: { tag: 'schemaDatamodel', files },
       script: true,
       exitCode: true,
-      filters: { externalTables: HAND_WRITTEN_TABLES[databaseEngine(options.scratchDatabaseUrl)], externalEnums: [] },
+      // Tables the migrations make by hand, which the schema cannot say (SQLite's search index and
+      // counts, PostgreSQL's counts): the comparison leaves them alone.
+      filters: { externalTables: [...tools.handWrittenTables], externalEnums: [] },
     }),
   );
   return result.exitCode === 2 ? (result.stdout ?? '') : null;

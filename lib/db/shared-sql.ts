@@ -2,9 +2,25 @@
 // used only by the engines' folders (lib/db/sqlite, lib/db/postgresql). Each engine's own statements
 // are in its folder.
 import 'server-only';
-// Prisma.sql is the same runtime's tag in both generated clients; the adapter writes the placeholders.
-import { Prisma } from './generated/sqlite/client';
-import type { PlantOrder, PlantPosition } from './stores';
+import type { PlantOrder, PlantPosition, SqlParameters } from './stores';
+
+// ----- Named parameters
+
+/**
+ * A statement with named parameters (`@name`) as a driver takes it, with its values in order:
+ * `numbered`, each name becomes `$1`, `$2`, ... in order of first use (PostgreSQL); `each`, every
+ * use becomes `?` with a value of its own (SQLite through Prisma).
+ */
+export function positional(sql: string, parameters: SqlParameters = {}, style: 'numbered' | 'each'): { text: string; values: SqlParameters[string][] } {
+  const names: string[] = [];
+  const text = sql.replace(/@(\w+)/g, (_match, name: string) => {
+    if (!Object.hasOwn(parameters, name)) throw new Error(`no value for @${name}`);
+    if (style === 'each') return names.push(name), '?';
+    if (!names.includes(name)) names.push(name);
+    return `$${names.indexOf(name) + 1}`;
+  });
+  return { text, values: names.map((name) => parameters[name]) };
+}
 
 // ----- Plants
 
@@ -130,18 +146,27 @@ export const LOGIN_THROTTLE_READ = 'SELECT "attempts", "lastAttemptAt" FROM "Log
 export const LOGIN_THROTTLE_CLEAR = 'DELETE FROM "LoginThrottle" WHERE "key" = @key';
 export const LOGIN_THROTTLE_PURGE = 'DELETE FROM "LoginThrottle" WHERE "windowStart" <= @windowFloor';
 
+// ----- Passes over the whole store, run by the migrations and the start (lib/db/engine-tools.ts)
+
+/** Plant names stored before search existed, with no folded form (prisma/schema.prisma): at most @limit of them. */
+export const UNFOLDED_NAMES = 'SELECT "seq", "name" FROM "Plant" WHERE "nameFolded" IS NULL LIMIT @limit';
+/** How many names one transaction folds. */
+export const FOLD_BATCH = 1000;
+
+/** Every webhook endpoint's stored signing secrets (StoredSecrets). */
+export const STORED_SECRETS = 'SELECT "id", "secret", "previousSecret" FROM "WebhookEndpoint" ORDER BY "id"';
+
 // ----- Staff accounts: the last active admin
 
 // "Someone else is still an active admin", for the two changes that can remove the last one.
-const anotherActiveAdmin = (id: string) =>
-  Prisma.sql`EXISTS (SELECT 1 FROM "User" AS "other" WHERE "other"."role" = 'admin' AND "other"."disabledAt" IS NULL AND "other"."id" <> ${id})`;
+const ANOTHER_ACTIVE_ADMIN = `EXISTS (SELECT 1 FROM "User" AS "other" WHERE "other"."role" = 'admin' AND "other"."disabledAt" IS NULL AND "other"."id" <> @id)`;
 
-/** Disables an account unless it is disabled already or the last active admin; `at` in the engine's own timestamp format. */
-export const disableUnlessLastAdmin = (id: string, at: Date | string) => Prisma.sql`
-  UPDATE "User" SET "disabledAt" = ${at}, "sessionVersion" = "sessionVersion" + 1
-  WHERE "id" = ${id} AND "disabledAt" IS NULL AND ("role" <> 'admin' OR ${anotherActiveAdmin(id)})`;
+/** Disables account @id at @at unless it is disabled already or the last active admin. */
+export const DISABLE_UNLESS_LAST_ADMIN = `
+  UPDATE "User" SET "disabledAt" = @at, "sessionVersion" = "sessionVersion" + 1
+  WHERE "id" = @id AND "disabledAt" IS NULL AND ("role" <> 'admin' OR ${ANOTHER_ACTIVE_ADMIN})`;
 
-/** Gives an account `role` unless it has it, or is the last active admin losing it. */
-export const setRoleUnlessLastAdmin = (id: string, role: string) => Prisma.sql`
-  UPDATE "User" SET "role" = ${role}, "sessionVersion" = "sessionVersion" + 1
-  WHERE "id" = ${id} AND "role" <> ${role} AND ("role" <> 'admin' OR "disabledAt" IS NOT NULL OR ${anotherActiveAdmin(id)})`;
+/** Gives account @id the role @role unless it has it, or is the last active admin losing it. */
+export const SET_ROLE_UNLESS_LAST_ADMIN = `
+  UPDATE "User" SET "role" = @role, "sessionVersion" = "sessionVersion" + 1
+  WHERE "id" = @id AND "role" <> @role AND ("role" <> 'admin' OR "disabledAt" IS NOT NULL OR ${ANOTHER_ACTIVE_ADMIN})`;

@@ -10,8 +10,11 @@
 // (PlantChange). What must be recorded with the changes, their audit records and webhook events
 // (RecordChanges), is written from that list inside the same transaction (ChangeRecordStore): see
 // lib/db/plant-store.ts.
-import type { Transaction } from './client';
-import type { DatabaseEngine } from './url';
+import type { SqlMigrationAwareDriverAdapterFactory } from '@prisma/driver-adapter-utils';
+import type { Client, Transaction } from './prisma';
+
+/** The engines: DATABASE_URL names one (lib/db/url.ts), and engine() answers with it (lib/db/engine.ts). */
+export type DatabaseEngine = 'sqlite' | 'postgresql';
 
 /** A value now (SQLite's statements, synchronous) or later (PostgreSQL's, over the network; a long SQLite transaction's, after a pause). */
 export type MaybePromise<T> = T | Promise<T>;
@@ -277,6 +280,34 @@ export type TokenUseStore = {
   recordUse(id: string, at: Date): Promise<void>;
 };
 
+// ----- The engine's executor: how it runs a statement written once for both
+
+/** A statement's parameters, by name: `@name` in its text. */
+export type SqlParameters = Record<string, string | number | bigint | Date | null>;
+
+/** Runs statements: the rows a statement answers, or how many rows it changed. */
+export type SqlRunner = {
+  query<Row>(sql: string, parameters?: SqlParameters): Promise<Row[]>;
+  run(sql: string, parameters?: SqlParameters): Promise<number>;
+};
+
+/**
+ * How an engine runs a statement written once for both (lib/db/shared-sql.ts), with named
+ * parameters: the stores whose two versions would differ only in that are written once on it
+ * (lib/db/account-store.ts, lib/db/login-throttle-store.ts), as each engine's own statements run
+ * (lib/db/sqlite/executor.ts, lib/db/postgresql/executor.ts). A Date is passed as the engine's
+ * columns hold time.
+ */
+export type Executor = SqlRunner & {
+  /**
+   * One transaction of Prisma's client, in which `work` runs statements (`tx`) and Prisma's own
+   * writes (`prisma`), committed together. With `oneAtATime`, such transactions with the same key
+   * run one after the other, across instances (where the engine runs writers side by side; SQLite
+   * runs one writer at a time anyway).
+   */
+  transaction<T>(work: (tx: SqlRunner, prisma: Transaction) => Promise<T>, options?: { oneAtATime?: number }): Promise<T>;
+};
+
 // ----- Staff accounts
 
 /**
@@ -348,6 +379,51 @@ export type MaintenanceStore = {
   defaultBackupDir(): string;
 };
 
+// ----- What an engine does to a database named by its URL, besides serving it
+
+/** An endpoint's stored signing secrets, as the start's pass reads them (lib/webhooks/secrets-at-rest.ts). */
+export type StoredSecrets = { id: string; secret: string; previousSecret: string | null };
+/** What to store instead, or null to leave the row as it is. */
+export type SecretRewrite = (row: StoredSecrets) => { secret: string; previousSecret: string | null } | null;
+
+/** A throwaway database (tests, and computing migrations), and how to drop it. */
+export type TemporaryDatabase = { engine: DatabaseEngine; url: string; drop(): Promise<void> };
+
+/**
+ * What an engine does to the database a URL names, before or without serving it: npm start's and
+ * npm run db:migrate's steps, the migrations (lib/db/migrate.ts), throwaway databases. Each opens
+ * and closes its own connection: the start loads no Prisma client ahead of the server's own.
+ * `engineTools(url)` (lib/db/engine-tools.ts) answers with the URL's engine's.
+ */
+export type EngineTools = {
+  readonly name: DatabaseEngine;
+  /** Its schema and its migrations folder, in Prisma's layout. */
+  readonly prismaFiles: { schema: string; migrations: string };
+  /**
+   * Tables its migrations make by hand, because Prisma's schema language cannot say them or only
+   * this engine has them: comparing the schema with the migrations leaves them alone.
+   */
+  readonly handWrittenTables: readonly string[];
+  /** The URL as a server running in another folder reads it the same (an SQLite file's path made absolute). */
+  absoluteUrl(url: string): string;
+  /**
+   * Where an AUTH_SECRET generated on first run is kept, beside the database; null where instances
+   * share the database, and so must share the secret: AUTH_SECRET must then be set.
+   */
+  authSecretFile(url: string): string | null;
+  /** The schema engine's driver adapter to the database. */
+  migrationAdapter(url: string): SqlMigrationAwareDriverAdapterFactory;
+  /** What the database needs before its migrations run (SQLite's write-ahead log, a property of the file). */
+  beforeMigrations(url: string): void;
+  /** A migration's failure, told in words the operator can act on where the engine's own say nothing. */
+  explainMigrationFailure(error: unknown): unknown;
+  /** Folds for search the plant names that have no folded form yet (lib/shared/fold.ts); resolves to how many. */
+  foldUnfoldedNames(url: string): Promise<number>;
+  /** Rewrites each endpoint's stored secrets as `rewrite` says, each row only if unchanged since read; resolves to how many. */
+  rewriteWebhookSecrets(url: string, rewrite: SecretRewrite): Promise<number>;
+  createTemporaryDatabase(purpose: string): Promise<TemporaryDatabase>;
+};
+
 // ----- The engine
 
 /** Everything one engine implements; `engine()` (lib/db/engine.ts) returns the process's. */
@@ -360,6 +436,8 @@ export type Engine = {
   readonly tokenUse: TokenUseStore;
   readonly accounts: AccountStore;
   readonly maintenance: MaintenanceStore;
-  /** Closes what the engine holds open besides the Prisma client (closeDb in lib/db/engine.ts). */
-  close(): void;
+  /** The engine's Prisma client, opened on first use: db() in lib/db/client.ts. */
+  prisma(): Client;
+  /** Closes what the engine holds open, its Prisma client included (closeDb in lib/db/engine.ts); the next use opens it again. */
+  close(): Promise<void>;
 };

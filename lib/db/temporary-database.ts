@@ -1,65 +1,11 @@
-// Throwaway databases, for tests and for computing migrations: an SQLite file in a temporary
-// folder, or a fresh database on a PostgreSQL server, migrated or not, and dropped afterwards.
+// Where throwaway databases are made, for tests and for computing migrations (each engine's tools
+// make them: createTemporaryDatabase in lib/db/engine-tools.ts): an SQLite file in a temporary
+// folder, or a fresh database on a PostgreSQL server, this one unless TEST_DATABASE_URL names another.
 import 'server-only';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import type { DatabaseEngine } from './url';
-
-export type TemporaryDatabase = { engine: DatabaseEngine; url: string; drop(): Promise<void> };
 
 /** Where PostgreSQL tests and diffs run unless TEST_DATABASE_URL says otherwise. */
 export const DEFAULT_POSTGRESQL_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/test';
 
 export function postgresqlServerUrl(): string {
   return process.env.TEST_DATABASE_URL?.trim() || DEFAULT_POSTGRESQL_SERVER_URL;
-}
-
-async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });
-  try {
-    await client.connect();
-  } catch (error) {
-    // URL.host would carry the port already.
-    const { hostname, port } = new URL(serverUrl);
-    const address = `${hostname || 'localhost'}:${port || 5432}`;
-    // The server answered, and refused this user, its password or the database named.
-    if (error instanceof pg.DatabaseError) {
-      throw new Error(
-        `PostgreSQL at ${address} refused the connection (${(error as Error).message}). ` +
-          'Point TEST_DATABASE_URL at a database that exists there (it is only used to connect), as a user who may CREATE DATABASE.',
-      );
-    }
-    throw new Error(
-      `Cannot reach PostgreSQL at ${address} (${(error as Error).message}). ` +
-        'Start it, or point TEST_DATABASE_URL at a server where this user may CREATE DATABASE.',
-    );
-  }
-  try {
-    return await work(client);
-  } finally {
-    await client.end();
-  }
-}
-
-export async function createTemporaryDatabase(engine: DatabaseEngine, purpose = 'test'): Promise<TemporaryDatabase> {
-  if (engine === 'sqlite') {
-    const directory = mkdtempSync(path.join(os.tmpdir(), `plant-store-${purpose}-`));
-    return {
-      engine,
-      url: `file:${path.join(directory, 'plants.db')}`,
-      drop: async () => rmSync(directory, { recursive: true, force: true }),
-    };
-  }
-  const serverUrl = postgresqlServerUrl();
-  const name = `plant_store_${purpose}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-  await withAdminClient(serverUrl, (client) => client.query(`CREATE DATABASE "${name}"`));
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return {
-    engine,
-    url: url.toString(),
-    drop: () => withAdminClient(serverUrl, (client) => client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`)).then(() => {}),
-  };
 }

@@ -4,8 +4,9 @@ import 'server-only';
 import { chmodSync, closeSync, mkdirSync, openSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { NOT_A_DATABASE_URL, settings } from '../settings';
+import type { DatabaseEngine } from './stores';
 
-export type DatabaseEngine = 'sqlite' | 'postgresql';
+export type { DatabaseEngine };
 
 /** DATABASE_URL (lib/settings refuses an SQLite file on Vercel, where it would lose every plant). */
 export function databaseUrl(): string {

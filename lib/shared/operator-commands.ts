@@ -25,7 +25,7 @@ function bundleOf(command: OperatorCommand): string {
 /**
  * The checkout this process runs from, if it has its development packages: the working folder
  * itself (npm run ..., or a bundle run from the checkout), or the one around the standalone build
- * the server runs in (it changes to that folder as it starts, server/main.mjs).
+ * the server runs in (it changes to that folder as it starts, server/main.ts).
  */
 function checkout({ cwd }: Whereabouts): string | undefined {
   const candidates = [cwd];

@@ -1,9 +1,8 @@
 // Plants stored before search existed get their folded names, and so their place in the search
 // index, when the migrations run (npm start, npm run db:migrate).
 import { describe, expect, it } from 'vitest';
-import { applyMigrations } from '../../lib/db/migrate';
-import { NAME_FOLDING_MIGRATION } from '../../lib/db/fold-names';
-import { createTemporaryDatabase } from '../../lib/db/temporary-database';
+import { applyMigrations, NAME_FOLDING_MIGRATION } from '../../lib/db/migrate';
+import { createTemporaryDatabase } from '../../lib/db/engine-tools';
 import { executeOn, testEngine } from '../support/database';
 import { migrationsBefore } from '../support/migrations';
 

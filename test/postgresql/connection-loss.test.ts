@@ -2,7 +2,7 @@
 // pg_terminate_backend) must not take the process down: the pool drops it with a warning in the log,
 // and the next statement is answered on a new connection.
 import { expect, vi } from 'vitest';
-import { postgresqlPool } from '../../lib/db/client';
+import { postgresqlPool } from '../../lib/db/postgresql/prisma-client';
 import { engine } from '../../lib/db/engine';
 import { processOnOwnDatabase, test } from '../support/fixtures';
 

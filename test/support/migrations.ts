@@ -3,12 +3,12 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PRISMA_FILES } from '../../lib/db/migrate';
-import type { DatabaseEngine } from '../../lib/db/url';
+import { toolsOf } from '../../lib/db/engine-tools';
+import type { DatabaseEngine } from '../../lib/db/stores';
 
 /** A folder of the migrations before the first whose name ends with `suffix`; remove() deletes it. */
 export function migrationsBefore(engine: DatabaseEngine, suffix: string): { dir: string; remove(): void } {
-  const all = PRISMA_FILES[engine].migrations;
+  const all = toolsOf(engine).prismaFiles.migrations;
   const names = readdirSync(all).filter((name) => /^\d{14}_/.test(name)).sort();
   const at = names.findIndex((name) => name.endsWith(suffix));
   if (at === -1) throw new Error(`no ${engine} migration ends with ${suffix}`);

@@ -1,5 +1,6 @@
-// The secret that signs sessions. An explicit AUTH_SECRET always wins; otherwise, on SQLite, one is
-// generated on first run and kept beside the database, so a newcomer edits no .env file.
+// The secret that signs sessions. An explicit AUTH_SECRET always wins; otherwise, where the engine
+// keeps one beside the database (SQLite: lib/db/engine-tools.ts), one is generated on first run and
+// kept there, so a newcomer edits no .env file.
 // Anyone may ask /api/auth/csrf for a value keyed by it and test guesses against it offline, and it
 // forges sessions and page tokens: so a secret under 32 bytes is refused wherever it is read. Set,
 // by the settings (lib/settings): at npm start before anything else, and on first use where nothing
@@ -7,8 +8,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
-import { databaseEngine, ensureSqliteFile } from '../../db/url';
+import { engineTools } from '../../db/engine-tools';
 import { AUTH_SECRET_MIN_BYTES, HOW_TO_MAKE_AUTH_SECRET, settings } from '../../settings';
 
 export type AuthSecret = { secret: string; source: 'environment' | 'file' | 'generated'; file?: string };
@@ -18,12 +18,12 @@ const bytesOf = (secret: string) => Buffer.byteLength(secret, 'utf8');
 export function resolveAuthSecret(): AuthSecret {
   const fromEnvironment = settings().AUTH_SECRET;
   if (fromEnvironment) return { secret: fromEnvironment, source: 'environment' };
-  // Instances sharing a PostgreSQL database must share the secret too, so none may invent its own.
-  if (databaseEngine() !== 'sqlite') {
+  // Instances sharing a database (PostgreSQL's) must share the secret too, so none may invent its own.
+  const file = engineTools().authSecretFile(settings().DATABASE_URL);
+  if (file === null) {
     throw new Error('AUTH_SECRET is required with PostgreSQL: set the same value (openssl rand -base64 32) on every instance');
   }
 
-  const file = path.join(path.dirname(ensureSqliteFile()), 'auth-secret');
   try {
     const stored = readFileSync(file, 'utf8').trim();
     // Only an operator's hand writes a short one there.

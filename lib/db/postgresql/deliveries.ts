@@ -5,7 +5,7 @@
 // same delivery at the same time, and neither waits for the other. Those two are raw SQL because
 // Prisma's query API has neither advisory locks nor SKIP LOCKED; the rest is Prisma's query API.
 import 'server-only';
-import { db } from '../client';
+import { postgresqlPrisma as db } from './prisma-client';
 import { randomId } from '../../ids';
 import { deliveryBacklog } from '../delivery-backlog';
 import type { ClaimedDelivery, DeliveryStore } from '../stores';
@@ -98,5 +98,5 @@ export const postgresqlDeliveries: DeliveryStore = {
     return next?.nextAttemptAt ?? null;
   },
 
-  backlog: deliveryBacklog,
+  backlog: () => deliveryBacklog(db()),
 };

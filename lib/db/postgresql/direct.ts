@@ -1,5 +1,5 @@
 // The PostgreSQL engine's own statements, sent straight through node-postgres on the pool under
-// Prisma's client (lib/db/client.ts): the API's hot paths (the plants' statements and their change
+// Prisma's client (lib/db/postgresql/prisma-client.ts): the API's hot paths (the plants' statements and their change
 // records, the rate counts). Prisma's raw queries cost each statement its query interpreter and
 // adapter on top of node-postgres: more of the server's CPU over the search mix on 100,000 plants
 // than the driver's own (docs/performance.md#the-catalogue-on-100000-plants). Rows come back typed
@@ -8,7 +8,7 @@
 import 'server-only';
 import pg from 'pg';
 import { BUSY_WAIT_LIMIT_MS, DatabaseBusyError } from '../busy';
-import { postgresqlPool } from '../client';
+import { postgresqlPool } from './prisma-client';
 
 /** What the engine's statements need of a connection: Prisma's client and its transactions have the same two methods. */
 export type Queryable = {

@@ -1,12 +1,14 @@
 // Everything PostgreSQL implements (the Engine of lib/db/stores.ts), reached only through engine()
-// (lib/db/engine.ts). It holds nothing open of its own (every statement runs on the pool under
-// Prisma's client, lib/db/client.ts) but the plants table's analysis waiting for a pause in the
-// writes, which closing forgets.
+// (lib/db/engine.ts). It holds its Prisma client and the pool under it, on which its own
+// statements run too (lib/db/postgresql/prisma-client.ts), and the plants table's analysis waiting
+// for a pause in the writes, which closing forgets.
 import 'server-only';
+import { accountStore } from '../account-store';
+import { loginThrottleStore } from '../login-throttle-store';
 import type { Engine } from '../stores';
-import { postgresqlAccounts } from './accounts';
+import { postgresqlExecutor } from './executor';
+import { closePostgresqlPrisma, postgresqlPrisma } from './prisma-client';
 import { postgresqlDeliveries } from './deliveries';
-import { postgresqlLoginThrottle } from './login-throttle';
 import { postgresqlMaintenance } from './maintenance';
 import { forgetPlantsWritten } from './plant-statistics';
 import { postgresqlPlants } from './plants';
@@ -17,10 +19,14 @@ export const postgresqlEngine: Engine = {
   name: 'postgresql',
   plants: postgresqlPlants,
   deliveries: postgresqlDeliveries,
-  loginThrottle: postgresqlLoginThrottle,
+  loginThrottle: loginThrottleStore(postgresqlExecutor),
   rateCounter: postgresqlRateCounter,
   tokenUse: postgresqlTokenUse,
-  accounts: postgresqlAccounts,
+  accounts: accountStore(postgresqlExecutor),
   maintenance: postgresqlMaintenance,
-  close: forgetPlantsWritten,
+  prisma: postgresqlPrisma,
+  async close() {
+    forgetPlantsWritten();
+    await closePostgresqlPrisma();
+  },
 };

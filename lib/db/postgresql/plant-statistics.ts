@@ -13,7 +13,7 @@ import { log } from '../../log';
 import { countPlantAnalysis } from '../../metrics/registry';
 import { processWide } from '../../process-wide';
 import { inSpan } from '../../tracing/spans';
-import { db } from '../client';
+import { postgresqlPrisma as db } from './prisma-client';
 
 const QUIET_MS = 1000;
 const MAX_WAIT_MS = 30_000;

@@ -1,7 +1,7 @@
 // When each API token was last used, on PostgreSQL (the TokenUseStore of lib/db/stores.ts), through
 // Prisma's query API: nothing here is measured as hot enough to need more.
 import 'server-only';
-import { db } from '../client';
+import { postgresqlPrisma as db } from './prisma-client';
 import type { TokenUseStore } from '../stores';
 
 export const postgresqlTokenUse: TokenUseStore = {

@@ -8,6 +8,7 @@ import 'server-only';
 import { randomId } from '../../ids';
 import { deliveryBacklog } from '../delivery-backlog';
 import type { ClaimedDelivery, DeliveryStore } from '../stores';
+import { sqlitePrisma } from './prisma-client';
 import { fromSqliteTime, inTransaction, prepared, toSqliteTime, whenNotBusy } from './connection';
 
 type EventRow = { seq: bigint; type: string; plantId: bigint | null; endpointId: string | null; createdAt: string };
@@ -106,5 +107,5 @@ export const sqliteDeliveries: DeliveryStore = {
     return row?.at ? fromSqliteTime(row.at) : null;
   },
 
-  backlog: deliveryBacklog,
+  backlog: () => deliveryBacklog(sqlitePrisma()),
 };

@@ -1,11 +1,13 @@
 // Everything SQLite implements (the Engine of lib/db/stores.ts), reached only through engine()
 // (lib/db/engine.ts).
 import 'server-only';
+import { accountStore } from '../account-store';
+import { loginThrottleStore } from '../login-throttle-store';
 import type { Engine } from '../stores';
-import { sqliteAccounts } from './accounts';
 import { closeSqliteConnection } from './connection';
+import { sqliteExecutor } from './executor';
+import { closeSqlitePrisma, sqlitePrisma } from './prisma-client';
 import { sqliteDeliveries } from './deliveries';
-import { sqliteLoginThrottle } from './login-throttle';
 import { sqliteMaintenance } from './maintenance';
 import { sqlitePlants } from './plants';
 import { sqliteRateCounter } from './rate-counter';
@@ -15,10 +17,14 @@ export const sqliteEngine: Engine = {
   name: 'sqlite',
   plants: sqlitePlants,
   deliveries: sqliteDeliveries,
-  loginThrottle: sqliteLoginThrottle,
+  loginThrottle: loginThrottleStore(sqliteExecutor),
   rateCounter: sqliteRateCounter,
   tokenUse: sqliteTokenUse,
-  accounts: sqliteAccounts,
+  accounts: accountStore(sqliteExecutor),
   maintenance: sqliteMaintenance,
-  close: closeSqliteConnection,
+  prisma: sqlitePrisma,
+  async close() {
+    closeSqliteConnection();
+    await closeSqlitePrisma();
+  },
 };

@@ -6,12 +6,12 @@
 // migrations add: the search table, the counts and their triggers) must be one of the migrations',
 // with the same SQL, and each of theirs must be there. The expected schema is built the one way the
 // store's schema is ever built: by applying the migrations the file records to a fresh temporary
-// database (lib/db/temporary-database.ts).
+// database.
 import 'server-only';
 import Database from 'better-sqlite3';
 import { applyMigrations } from '../migrate';
-import { createTemporaryDatabase } from '../temporary-database';
 import { sqliteFilePath } from '../url';
+import { sqliteTools } from './tools';
 
 type SchemaObject = { type: string; name: string; tableName: string; sql: string | null };
 
@@ -26,7 +26,7 @@ function schemaObjects(database: Database.Database): Map<string, SchemaObject> {
 
 /** The schema `migrations` make on an empty database. */
 async function schemaOfMigrations(migrations: readonly string[]): Promise<Map<string, SchemaObject>> {
-  const scratch = await createTemporaryDatabase('sqlite', 'restore-schema');
+  const scratch = await sqliteTools.createTemporaryDatabase('restore-schema');
   try {
     await applyMigrations({ databaseUrl: scratch.url, only: migrations });
     const database = new Database(sqliteFilePath(scratch.url), { fileMustExist: true });
