@@ -3,7 +3,7 @@
 // keeps apart; a type-only import counts like any other.
 
 // The rules below a route: they throw domain errors (lib/errors.ts) and never answer HTTP themselves.
-const DOMAIN = '^lib/(plants|auth|webhooks|audit|backups)/|^lib/(retention|background)\\.ts$';
+const DOMAIN = '^lib/(plants|auth|webhooks|audit|backups|mail)/|^lib/(retention|background)\\.ts$';
 
 const config = {
   forbidden: [
