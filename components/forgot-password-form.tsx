@@ -6,7 +6,7 @@ import { useActionState } from 'react';
 import { Alert } from './notices';
 import { SubmitActions } from './submit-actions';
 
-export type ForgotPasswordState = { kind: 'idle' } | { kind: 'sent'; email: string } | { kind: 'error'; message: string };
+export type ForgotPasswordState = { kind: 'idle' } | { kind: 'sent'; email: string } | { kind: 'error'; message: string; email?: string };
 
 /** The page's server action (app/forgot-password/actions.ts), which the page hands in. */
 export type ForgotPasswordAction = (state: ForgotPasswordState, form: FormData) => Promise<ForgotPasswordState>;
@@ -22,7 +22,16 @@ export function ForgotPasswordForm({ mailOn, action }: { mailOn: boolean; action
           <form action={send}>
             <div className="field">
               <label htmlFor="email">Email</label>
-              <input id="email" name="email" type="email" autoComplete="username" required maxLength={254} />
+              {/* React empties a form once its action is done: the address asked for stays in it. */}
+              <input
+                id="email"
+                name="email"
+                type="email"
+                autoComplete="username"
+                required
+                maxLength={254}
+                defaultValue={state.kind === 'idle' ? undefined : state.email}
+              />
             </div>
             <SubmitActions busy={sending} label="Send link" busyLabel="Sending…" />
           </form>

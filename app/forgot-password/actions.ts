@@ -22,11 +22,15 @@ export const requestPasswordEmailAction = serverAction({
     try {
       const admitted = await requestPasswordEmail(email, request);
       if (!admitted.accepted) {
-        return { kind: 'error', message: `A link for this address was asked for a moment ago. Wait ${inWords(admitted.retryAfterSeconds)} and try again.` };
+        return {
+          kind: 'error',
+          message: `A link for this address was asked for a moment ago. Wait ${inWords(admitted.retryAfterSeconds)} and try again.`,
+          email,
+        };
       }
       after(admitted.work);
     } catch (error) {
-      if (error instanceof MailNotConfiguredError) return { kind: 'error', message: error.message };
+      if (error instanceof MailNotConfiguredError) return { kind: 'error', message: error.message, email };
       throw error;
     }
     return { kind: 'sent', email };
