@@ -3,6 +3,7 @@
 // and sets the password. Also: an address with no account (the same answer, no message), the
 // limit per address, and an SMTP server that is down (the page answers at once; the message goes
 // out once the server is back).
+import { seriousViolations } from './support/axe';
 import { alertOf, expect, signInThroughForm, test } from './support/fixtures';
 import { startMailServer, MAIL_E2E_URL, type MailServer } from './support/mail-server';
 import { MEMBER_EMAIL, STAFF_EMAIL, STAFF_PASSWORD } from './support/staff';
@@ -44,6 +45,7 @@ test('forgot password: the link from the message sets a new password, and the me
   await fromOwnNetwork(page);
   await askForLink(page, MEMBER_EMAIL);
   await expect(page.getByRole('status')).toContainText(SENT(MEMBER_EMAIL));
+  expect(await seriousViolations(page)).toEqual([]);
   const [message] = await mail.smtp.waitFor(MEMBER_EMAIL);
   expect(message.subject).toBe('Set a new password for The Greenhouse');
   expect(message.html).toContain('Set a new password');
@@ -62,6 +64,7 @@ test('an address with no account gets the same answer and no message; asking aga
   await expect(page.getByRole('status')).toContainText(SENT(nobody));
   await page.getByRole('button', { name: 'Send link' }).click();
   await expect(alertOf(page)).toHaveText(/^A link for this address was asked for a moment ago\. Wait \d+ seconds and try again\.$/);
+  expect(await seriousViolations(page)).toEqual([]);
 
   // The account asked for a moment ago in the journey before: the same refusal.
   await page.getByLabel('Email').fill(MEMBER_EMAIL);
@@ -84,6 +87,7 @@ test('an admin adds a member: the invitation arrives, the page shows no link, an
   await page.getByRole('button', { name: 'Add staff member' }).click();
   await expect(page.getByRole('status').filter({ hasText: `Account for ${email} created.` })).toContainText('We emailed them a link');
   await expect(page.getByLabel(`Set-password link for ${email}`)).toHaveCount(0);
+  expect(await seriousViolations(page)).toEqual([]);
 
   const [invitation] = await mail.smtp.waitFor(email);
   expect(invitation.subject).toBe('Your staff account at The Greenhouse');
