@@ -147,8 +147,8 @@ export function settleTogether(values: Partial<Record<SettingName, unknown>>): P
   if (values.SMTP_URL) {
     // A message's link names the service's address, which is never taken from a request: a
     // stranger asking for a reset could otherwise have it point at a host of theirs.
-    if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) return { SMTP_URL: 'needs PUBLIC_URL: the links in messages name the service\'s public address' };
-    if (!values.MAIL_FROM) return { MAIL_FROM: 'must be set with SMTP_URL: the address messages come from, such as "Plant Store <plants@example.com>"' };
+    if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) return { SMTP_URL: "SMTP_URL needs PUBLIC_URL: the links in messages name the service's public address, never one a request gives" };
+    if (!values.MAIL_FROM) return { MAIL_FROM: 'MAIL_FROM must be set with SMTP_URL: the address messages come from, such as "Plant Store <plants@example.com>"' };
   }
   return {};
 }
