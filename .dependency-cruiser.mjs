@@ -24,7 +24,7 @@ const config = {
     {
       name: 'domain-not-to-http',
       comment:
-        'The domain (lib/plants, lib/auth, lib/webhooks, lib/audit) and lib/db never import lib/http: they refuse with lib/errors.ts, and lib/http turns that into an answer.',
+        'The domain (lib/plants, lib/auth, lib/webhooks, lib/audit, lib/backups, lib/mail) and lib/db never import lib/http: they refuse with lib/errors.ts, and lib/http turns that into an answer.',
       severity: 'error',
       from: { path: [DOMAIN, '^lib/db/'] },
       to: { path: '^lib/http/' },
