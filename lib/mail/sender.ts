@@ -8,10 +8,12 @@
 // which hold the link, are blanked. Sending never happens inside a request: a slow or absent SMTP
 // server slows no page.
 import 'server-only';
+import { after } from 'next/server';
 import { db } from '../db/client';
 import { log } from '../log';
 import { countMailOutcome } from '../metrics/registry';
 import { processWide } from '../process-wide';
+import { settings } from '../settings';
 import { now as clockNow, currentDate } from '../shared/clock';
 import { isShuttingDown } from '../shutdown';
 import { contextOfTraceparent, inSpan, SpanKind } from '../tracing/spans';
@@ -27,6 +29,8 @@ const BATCH = 10;
 const LEASE_MS = 2 * 60_000;
 // The longest error text kept on a row.
 const MAX_ERROR_LENGTH = 500;
+// What a function may spend sending after its response (Vercel).
+const AFTER_RESPONSE_BUDGET_MS = 15_000;
 
 type State = { started: boolean; cycling: boolean; again: boolean; timer?: NodeJS.Timeout; wakeRunning?: () => void };
 
@@ -170,9 +174,20 @@ export function startMailSender(): void {
   wake();
 }
 
-/** "A message was just committed": wakes the sender this process runs, if it runs one (whichever route bundle's copy asks). */
+/**
+ * "A message was just committed": wakes the sender this process runs, if it runs one (whichever
+ * route bundle's copy asks). On Vercel, where none runs, the message is sent after the response
+ * (Next's after()), and a retry by the cron route (app/api/cron/webhooks). In a process with neither
+ * (an operator command), the server's sender finds it on its next poll.
+ */
 export function wakeMailSender(): void {
-  state.wakeRunning?.();
+  if (state.wakeRunning) return state.wakeRunning();
+  if (!settings().VERCEL) return;
+  try {
+    after(() => sendDueMail({ budgetMs: AFTER_RESPONSE_BUDGET_MS }).then(() => undefined));
+  } catch (error) {
+    log.warn('mail left to the cron route', { error: error instanceof Error ? error.message : String(error) });
+  }
 }
 
 /**

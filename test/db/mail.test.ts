@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/errors';
 import { requestPasswordEmail } from '../../lib/mail/forgot-password';
 import { sendDueMail } from '../../lib/mail/sender';
 import { exposition } from '../../lib/metrics/registry';
+import { MAIL_HISTORY_DAYS, pruneExpired } from '../../lib/retention';
 import { processOnOwnDatabase } from '../support/fixtures';
 import { setEnv } from '../support/settings';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp';
@@ -212,5 +213,21 @@ describe('an expired link', () => {
     const [mail] = await smtp.waitFor(to);
     const later = new Date(Date.now() + PASSWORD_LINK_LIFETIME_MS + 1000);
     await expect(setPasswordWithLink(secretOf(mail.link), NEW_PASSWORD, client(), later)).rejects.toThrow(new PasswordLinkError('expired'));
+  });
+});
+
+describe('what is kept', () => {
+  it('a finished message, already without its text, is pruned after MAIL_HISTORY_DAYS; one still waiting is kept, whatever its age', async () => {
+    await smtp.stop();
+    const [gone, waiting] = [email('pruned'), email('kept')];
+    await createUser({ email: gone });
+    await createUser({ email: waiting });
+    await smtp.start();
+    const old = new Date(Date.now() - (MAIL_HISTORY_DAYS + 1) * 24 * 3600 * 1000);
+    await db().mailMessage.updateMany({ where: { recipient: gone }, data: { status: 'failed', text: null, html: null, finishedAt: old } });
+    await db().mailMessage.updateMany({ where: { recipient: waiting }, data: { createdAt: old } });
+    expect((await pruneExpired()).messages).toBeGreaterThanOrEqual(1);
+    expect(await messagesTo(gone)).toEqual([]);
+    expect(await messagesTo(waiting)).toHaveLength(1);
   });
 });
