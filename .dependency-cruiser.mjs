@@ -3,7 +3,7 @@
 // keeps apart; a type-only import counts like any other.
 
 // The rules below a route: they throw domain errors (lib/errors.ts) and never answer HTTP themselves.
-const DOMAIN = '^lib/(plants|auth|webhooks|audit|backups)/|^lib/(retention|background)\\.ts$';
+const DOMAIN = '^lib/(plants|auth|webhooks|audit|backups|mail)/|^lib/(retention|background)\\.ts$';
 
 // The two modules that pick an engine: engine() for the process's stores, engineTools(url) for what
 // npm start, the migrations and the operator commands do to a database (kept apart so that the start
@@ -29,7 +29,7 @@ const config = {
     {
       name: 'domain-not-to-http',
       comment:
-        'The domain (lib/plants, lib/auth, lib/webhooks, lib/audit) and lib/db never import lib/http: they refuse with lib/errors.ts, and lib/http turns that into an answer.',
+        'The domain (lib/plants, lib/auth, lib/webhooks, lib/audit, lib/backups, lib/mail) and lib/db never import lib/http: they refuse with lib/errors.ts, and lib/http turns that into an answer.',
       severity: 'error',
       from: { path: [DOMAIN, '^lib/db/'] },
       to: { path: '^lib/http/' },

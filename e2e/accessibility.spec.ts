@@ -1,21 +1,9 @@
-import AxeBuilder from '@axe-core/playwright';
-import type { Page } from '@playwright/test';
 import { startReceiver } from '../test/support/receiver';
 import { addMember } from './support/accounts';
+import { seriousViolations } from './support/axe';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
-
-async function seriousViolations(page: Page) {
-  // After a server action the page is refreshed, its title rendered again with it: on a busy
-  // machine axe once ran at a moment the document had no title (document-title), on a page that
-  // had its title when looked at. So axe reads a page once it has its title.
-  await expect(page).toHaveTitle(/\S/);
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
-  return results.violations
-    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
-    .map((violation) => `${violation.id}: ${violation.nodes.map((node) => node.target.join(' ')).join(', ')}`);
-}
 
 // Every page, in every state, one journey each, so each fits its own time limit.
 test.describe('axe finds no serious or critical violations', () => {
@@ -27,6 +15,12 @@ test.describe('axe finds no serious or critical violations', () => {
     await page.getByLabel('Password').fill('wrong password');
     await page.getByRole('button', { name: 'Sign in' }).click();
     await expect(alertOf(page)).toHaveText('Wrong email or password.');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test('on the forgot-password page of a server that sends no email', async ({ page }) => {
+    await page.goto('/forgot-password');
+    await expect(page.getByText('This server does not send email.')).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
   });
 

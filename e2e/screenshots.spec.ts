@@ -3,7 +3,9 @@
 import { startReceiver } from '../test/support/receiver';
 import { addMember } from './support/accounts';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
+import { startMailServer } from './support/mail-server';
 import { chooseCsv, csvOf, seedPlants } from './support/plants';
+import { MEMBER_EMAIL } from './support/staff';
 
 const shot = (name: string) => ({ path: `docs/screenshots/${name}.png`, fullPage: true });
 
@@ -144,4 +146,21 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
   await expect(page.getByLabel('New signing secret')).toBeVisible();
   await page.screenshot(shot('webhook-rotated'));
   await receiver.close();
+});
+
+test('the forgot-password page, on a server that sends email', async ({ browser }) => {
+  test.setTimeout(150_000);
+  const mail = await startMailServer();
+  try {
+    const context = await browser.newContext({ baseURL: mail.url, viewport: { width: 900, height: 700 } });
+    const page = await context.newPage();
+    await page.goto('/forgot-password');
+    await page.getByLabel('Email').fill(MEMBER_EMAIL);
+    await page.getByRole('button', { name: 'Send link' }).click();
+    await expect(page.getByRole('status')).toContainText(`If an account exists for ${MEMBER_EMAIL}`);
+    await page.screenshot(shot('forgot-password'));
+    await context.close();
+  } finally {
+    await mail.stop();
+  }
 });

@@ -1,9 +1,10 @@
 // The work a long-running server process does besides answering requests: delivering webhooks,
-// pruning old records and taking scheduled backups. Started once per process by instrumentation.ts.
+// sending email, pruning old records and taking scheduled backups. Started once per process by instrumentation.ts.
 import 'server-only';
 import { startBackupSchedule } from './backups/schedule';
 import { engine } from './db/engine';
 import { log } from './log';
+import { startMailSender } from './mail/sender';
 import { pruneDaily } from './retention';
 import { startDispatcher } from './webhooks/dispatcher';
 
@@ -24,6 +25,7 @@ export function holdDatabase(): void {
 export async function startBackgroundWork(): Promise<void> {
   try {
     await startDispatcher();
+    startMailSender();
     pruneDaily();
   } catch (error) {
     log.error('background work could not start: webhooks are not delivered and old records not pruned', {

@@ -1,6 +1,7 @@
 // What is kept, and for how long. Audit records: everything, unless AUDIT_RETENTION_DAYS says how
 // many days; webhook deliveries and their events: WEBHOOK_HISTORY_DAYS after they were made, once
-// nothing is owed on them. Pruning runs daily, in chunks, so a large first prune never holds the
+// nothing is owed on them; sent and given-up messages of the mail outbox (their text already blanked):
+// MAIL_HISTORY_DAYS after they finished. Pruning runs daily, in chunks, so a large first prune never holds the
 // database for long.
 import 'server-only';
 import { db } from './db/client';
@@ -11,6 +12,8 @@ import { settings } from './settings';
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Delivered (or failed) webhook deliveries, and their events, stay this long for the /webhooks page. */
 export const WEBHOOK_HISTORY_DAYS = 30;
+/** Sent (or given up) messages, without their text, stay this long: who was sent what, and when. */
+export const MAIL_HISTORY_DAYS = 30;
 const CHUNK = 5000;
 
 /**
@@ -32,7 +35,7 @@ async function pruneOldest(
   }
 }
 
-export async function pruneExpired(now = new Date()): Promise<{ auditEvents: number; deliveries: number; events: number }> {
+export async function pruneExpired(now = new Date()): Promise<{ auditEvents: number; deliveries: number; events: number; messages: number }> {
   const days = settings().AUDIT_RETENTION_DAYS;
   let auditEvents = 0;
   if (days !== null) {
@@ -68,7 +71,10 @@ export async function pruneExpired(now = new Date()): Promise<{ auditEvents: num
     async (seqs) => (await db().webhookEvent.deleteMany({ where: { seq: { in: seqs } } })).count,
     historyBefore,
   );
-  return { auditEvents, deliveries, events };
+  const { count: messages } = await db().mailMessage.deleteMany({
+    where: { finishedAt: { lt: new Date(now.getTime() - MAIL_HISTORY_DAYS * DAY_MS) } },
+  });
+  return { auditEvents, deliveries, events, messages };
 }
 
 const schedule = processWide('retention-schedule', () => ({ timer: undefined as NodeJS.Timeout | undefined }));
@@ -79,7 +85,7 @@ export function pruneDaily(): void {
   const prune = () =>
     pruneExpired().then(
       (pruned) => {
-        if (pruned.auditEvents + pruned.deliveries + pruned.events > 0) log.info('pruned old records', pruned);
+        if (pruned.auditEvents + pruned.deliveries + pruned.events + pruned.messages > 0) log.info('pruned old records', pruned);
       },
       (error: unknown) => log.error('pruning old records failed', { error: error instanceof Error ? error.message : String(error) }),
     );

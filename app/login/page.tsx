@@ -1,12 +1,14 @@
 import type { Metadata } from 'next';
 import { redirect } from 'next/navigation';
 import { BrandedMain } from '@/components/brand';
+import { ForgotPasswordHint } from '@/components/forgot-password-hint';
 import { LoginForm } from '@/components/login-form';
 import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { currentStaff } from '@/lib/auth/sessions/current-staff';
 import { countUsers } from '@/lib/auth/accounts/directory';
 import { isDatabaseUnavailable } from '@/lib/db/unavailable';
 import { operatorCommand } from '@/lib/shared/operator-commands';
+import { mailConfigured } from '@/lib/mail/config';
 
 /** Whether no staff account exists yet; false when the database does not answer, so the form still shows (and a sign-in then says it is not possible right now). */
 async function isFirstRun(): Promise<boolean> {
@@ -37,6 +39,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
         </section>
       )}
       <LoginForm callbackUrl={callbackUrl} />
+      {!firstRun && <ForgotPasswordHint mailOn={mailConfigured()} />}
     </BrandedMain>
   );
 }

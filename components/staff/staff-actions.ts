@@ -6,10 +6,12 @@ import type { ActionOutcome } from '../confirm-action';
 export type AddStaffState =
   | { kind: 'idle' }
   | { kind: 'created'; email: string; linkPath: string }
+  /** Email is set up: the link went to the member's address, and the page never sees it. */
+  | { kind: 'invited'; email: string }
   | { kind: 'error'; message: string };
 
-/** A change to an account, with the new set-password link's path when it made one. */
-export type StaffActionOutcome = ActionOutcome & { linkPath?: string };
+/** A change to an account, with the new set-password link's path when it made one, or whether it was emailed to the account instead. */
+export type StaffActionOutcome = ActionOutcome & { linkPath?: string; emailed?: boolean };
 
 export type StaffActions = {
   addStaffMemberAction: (state: AddStaffState, form: FormData) => Promise<AddStaffState>;

@@ -22,7 +22,10 @@ function statusOf(row: StaffRow): string {
   return row.hasPassword ? 'Active' : 'Waiting for a password';
 }
 
-function RowActions({ row, actions, onLink }: { row: StaffRow; actions: StaffActions; onLink: (email: string, path: string) => void }) {
+/** A new link for an account: its path to hand over, or null when it was emailed to the account. */
+type NewLink = (email: string, path: string | null) => void;
+
+function RowActions({ row, actions, mailOn, onLink }: { row: StaffRow; actions: StaffActions; mailOn: boolean; onLink: NewLink }) {
   const otherRole: Role = row.role === 'admin' ? 'staff' : 'admin';
   return (
     <div className="row-actions">
@@ -47,12 +50,12 @@ function RowActions({ row, actions, onLink }: { row: StaffRow; actions: StaffAct
       <ConfirmAction
         label="Reset password"
         name={`Reset password of ${row.email}`}
-        question={`Reset ${row.email}'s password? The current one stops working and they are signed out; you get a new link to hand over.`}
+        question={`Reset ${row.email}'s password? The current one stops working and they are signed out; ${mailOn ? 'a new link is emailed to them' : 'you get a new link to hand over'}.`}
         confirmLabel="Yes, reset"
         danger
         onConfirm={async () => {
           const outcome = await actions.resetPasswordAction(row.id);
-          if (outcome.linkPath) onLink(row.email, outcome.linkPath);
+          if (outcome.linkPath || outcome.emailed) onLink(row.email, outcome.linkPath ?? null);
           return outcome;
         }}
       />
@@ -67,9 +70,9 @@ function RowActions({ row, actions, onLink }: { row: StaffRow; actions: StaffAct
   );
 }
 
-export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; me: string; actions: StaffActions }) {
+export function StaffManager({ accounts, me, actions, mailOn }: { accounts: StaffRow[]; me: string; actions: StaffActions; mailOn: boolean }) {
   const [state, add, adding] = useActionState<AddStaffState, FormData>(actions.addStaffMemberAction, { kind: 'idle' });
-  const [reset, setReset] = useState<{ email: string; path: string } | null>(null);
+  const [reset, setReset] = useState<{ email: string; path: string | null } | null>(null);
 
   return (
     <>
@@ -77,7 +80,8 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
         <h1 id="add-staff-heading">Staff</h1>
         <p className="muted">
           Admins manage accounts, webhooks and every API token; staff keep the catalogue and their own tokens. A new member
-          gets a one-time link to set their password: there is no email, so hand it over yourself.
+          gets a one-time link to set their password:{' '}
+          {mailOn ? 'it is sent to their email address.' : 'this server does not send email, so hand it over yourself.'}
         </p>
         <form action={add} className="inline-form">
           <div className="field">
@@ -99,12 +103,18 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
         {state.kind === 'created' && (
           <OneTimeLink key={state.linkPath} email={state.email} path={state.linkPath} intro={`Account for ${state.email} created.`} />
         )}
+        <p role="status" className={state.kind === 'invited' ? 'notice success' : 'notice'}>
+          {state.kind === 'invited' && `Account for ${state.email} created. We emailed them a link to set their password; it works once, for 24 hours.`}
+        </p>
         <Alert>{state.kind === 'error' && state.message}</Alert>
       </section>
 
       <section className="card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
-        {reset && <OneTimeLink key={reset.path} email={reset.email} path={reset.path} intro={`Password of ${reset.email} reset.`} />}
+        {reset?.path && <OneTimeLink key={reset.path} email={reset.email} path={reset.path} intro={`Password of ${reset.email} reset.`} />}
+        <p role="status" className={reset && !reset.path ? 'notice success' : 'notice'}>
+          {reset && !reset.path && `Password of ${reset.email} reset. We emailed them a new link to set one; it works once, for 24 hours.`}
+        </p>
         <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Last sign-in', { hidden: 'Actions' }]}>
           {accounts.map((row) => (
             <tr key={row.id}>
@@ -116,7 +126,7 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
               <td>{statusOf(row)}</td>
               <TimeCell iso={row.lastSignInAt} none="never" />
               <td>
-                <RowActions row={row} actions={actions} onLink={(email, path) => setReset({ email, path })} />
+                <RowActions row={row} actions={actions} mailOn={mailOn} onLink={(email, path) => setReset({ email, path })} />
               </td>
             </tr>
           ))}

@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'staff.enabled',
   'staff.role_changed',
   'staff.password_reset',
+  'staff.password_link_emailed',
   'staff.password_set',
   'staff.password_changed',
   'staff.signed_in',

@@ -33,6 +33,10 @@ export type AuthFailureKind = (typeof AUTH_FAILURE_KINDS)[number];
 export const DELIVERY_OUTCOMES = ['succeeded', 'retrying', 'failed'] as const;
 export type DeliveryOutcome = (typeof DELIVERY_OUTCOMES)[number];
 
+/** What one attempt to send a message came to: sent, failed with a retry scheduled, or given up. */
+export const MAIL_OUTCOMES = ['sent', 'retrying', 'failed'] as const;
+export type MailOutcome = (typeof MAIL_OUTCOMES)[number];
+
 export const BACKUP_OUTCOMES = ['success', 'failure'] as const;
 export type BackupOutcome = (typeof BACKUP_OUTCOMES)[number];
 
@@ -121,6 +125,17 @@ function createMetrics() {
       help: 'Requests answered 503 because the database stayed busy (SQLite locked) or did not answer (PostgreSQL unavailable).',
       registers,
     }),
+    mailAttempts: new Counter({
+      name: 'plant_store_mail_messages_total',
+      help: 'Attempts to send a message (set-password links) by this instance, by outcome: sent, retrying (failed, retry scheduled) or failed (given up).',
+      labelNames: ['outcome'],
+      registers,
+    }),
+    mailWaiting: new Gauge({
+      name: 'plant_store_mail_messages_waiting',
+      help: 'Messages in the outbox not yet sent or given up (waiting or being sent).',
+      registers,
+    }),
     backups: new Counter({ name: 'plant_store_backups_total', help: 'Backups made by this instance, by outcome.', labelNames: ['outcome'], registers }),
     lastBackup: new Gauge({
       name: 'plant_store_last_backup_timestamp_seconds',
@@ -132,6 +147,7 @@ function createMetrics() {
   for (const outcome of DELIVERY_OUTCOMES) metrics.deliveryAttempts.inc({ outcome }, 0);
   for (const kind of AUTH_FAILURE_KINDS) metrics.authFailures.inc({ kind }, 0);
   for (const outcome of BACKUP_OUTCOMES) metrics.backups.inc({ outcome }, 0);
+  for (const outcome of MAIL_OUTCOMES) metrics.mailAttempts.inc({ outcome }, 0);
   for (const result of COUNT_LOOKUP_RESULTS) metrics.countLookups.inc({ result }, 0);
   for (const at of PASSWORD_REFUSAL_PLACES) metrics.passwordAttemptsRefused.inc({ at }, 0);
   return metrics;
@@ -174,6 +190,15 @@ export function countDatabaseBusy(): void {
 
 export function countDeliveryAttempt(outcome: DeliveryOutcome): void {
   if (metrics.enabled) metrics.deliveryAttempts.inc({ outcome });
+}
+
+export function countMailOutcome(outcome: MailOutcome): void {
+  if (metrics.enabled) metrics.mailAttempts.inc({ outcome });
+}
+
+/** The messages waiting in the outbox, sampled at scrape time; null when they could not be counted. */
+export function setMailWaiting(waiting: number | null): void {
+  metrics.mailWaiting.set(waiting ?? Number.NaN);
 }
 
 /** Inserts stored together in one transaction (lib/db/inserts-together.ts). */

@@ -5,7 +5,8 @@
 import 'server-only';
 import { engine } from '../db/engine';
 import { log } from '../log';
-import { exposition, recording, setCountChangesUnfolded, setWebhookBacklog } from './registry';
+import { waitingMail } from '../mail/status';
+import { exposition, recording, setCountChangesUnfolded, setMailWaiting, setWebhookBacklog } from './registry';
 
 export async function scrape(now = new Date()): Promise<string> {
   if (!recording) return '';
@@ -24,5 +25,12 @@ export async function scrape(now = new Date()): Promise<string> {
     log.warn('metrics: the unfolded count changes could not be read', { error: error instanceof Error ? error.message : String(error) });
   }
   setCountChangesUnfolded(unfolded);
+  let waiting = null;
+  try {
+    waiting = await waitingMail();
+  } catch (error) {
+    log.warn('metrics: the mail outbox could not be read', { error: error instanceof Error ? error.message : String(error) });
+  }
+  setMailWaiting(waiting);
   return exposition();
 }

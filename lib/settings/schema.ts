@@ -3,7 +3,7 @@
 // (test/unit/settings-docs.test.ts) keeps the table's rows and defaults the same as these.
 import * as z from 'zod/mini';
 import { proxyTrust, type ProxyTrust } from './proxy-trust';
-import { choice, duration, durations, kind, origin, Refused, text, wholeNumber } from './kinds';
+import { choice, duration, durations, kind, origin, refuse, Refused, text, wholeNumber } from './kinds';
 
 export const DEFAULT_DATABASE_URL = 'file:./data/plants.db';
 export const DEFAULT_BACKUP_INTERVAL = '24h';
@@ -29,6 +29,20 @@ const PER_MINUTE = 'a whole number (0 or "off" to turn limiting off)';
 const perMinute = (fallback: number) => wholeNumber({ accepts: PER_MINUTE, min: 0, off: 0 }, String(fallback));
 const onOrOff = (fallback: 'on' | 'off') => choice({ on: true, off: false }, 'on or off', fallback);
 const oneOrZero = (accepts: string) => choice({ 1: true, 0: false }, accepts, { value: false, default: 'unset' });
+
+const SMTP_URL_ACCEPTS = 'an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465';
+/** An SMTP URL; refused naming its scheme only, since it may hold a password. */
+function smtpUrl(value: string): string | Refused {
+  let url: URL | undefined;
+  try {
+    url = new URL(value);
+  } catch {
+    url = undefined;
+  }
+  return url && (url.protocol === 'smtp:' || url.protocol === 'smtps:') && url.hostname
+    ? value
+    : new Refused(`must be ${SMTP_URL_ACCEPTS}, got "${value.split(':')[0]}:..."`);
+}
 
 export const SETTINGS = {
   DATABASE_URL: kind((url) => (DATABASE_URL_SCHEME.test(url) ? url : new Refused(`${NOT_A_DATABASE_URL}, got "${url.split(':')[0]}:..."`)), DEFAULT_DATABASE_URL),
@@ -78,6 +92,14 @@ export const SETTINGS = {
   WEBHOOK_RETRY_SCHEDULE: durations('comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d)', '5s,5m,30m,2h,5h,10h,10h'),
   WEBHOOK_SECRET_GRACE: duration({ accepts: 'a duration such as 24h, 2d or 30m (units ms, s, m, h, d; 0s for none)' }, '24h'),
   WEBHOOK_ALLOW_PRIVATE_URLS: oneOrZero('1 (to lift the guard) or 0'),
+  /** The SMTP server messages are sent through, as nodemailer reads it; null: no email (an admin hands links over). */
+  SMTP_URL: kind<string | null>((value) => smtpUrl(value), { value: null, default: 'unset: no email' }),
+  /** The From of every message, as given; checked with SMTP_URL (settleTogether). */
+  MAIL_FROM: text('unset'),
+  /** The delays before each retry of a message, in ms. */
+  MAIL_RETRY_SCHEDULE: durations('comma-separated durations such as 10s,1m,5m (units ms, s, m, h, d)', '10s,1m,5m,15m,1h,3h,6h'),
+  /** The store's name, as messages give it. */
+  STORE_NAME: kind((value) => (value.length <= 100 ? value : refuse('a name of at most 100 characters', `${value.slice(0, 20)}...`)), 'Plant Store'),
   /** Null: every record is kept. */
   AUDIT_RETENTION_DAYS: wholeNumber<null>(
     { accepts: 'a whole number of days (1 or more), or unset to keep every record', min: 1 },
@@ -121,6 +143,12 @@ export function settleTogether(values: Partial<Record<SettingName, unknown>>): P
   if (values.TRUST_PROXY === undefined) values.TRUST_PROXY = { hops: values.VERCEL ? 1 : 0 };
   if (values.VERCEL && typeof values.DATABASE_URL === 'string' && values.DATABASE_URL.startsWith('file:')) {
     return { DATABASE_URL: 'On Vercel, DATABASE_URL must name a PostgreSQL database: SQLite files do not persist on serverless functions' };
+  }
+  if (values.SMTP_URL) {
+    // A message's link names the service's address, which is never taken from a request: a
+    // stranger asking for a reset could otherwise have it point at a host of theirs.
+    if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) return { SMTP_URL: "SMTP_URL needs PUBLIC_URL: the links in messages name the service's public address, never one a request gives" };
+    if (!values.MAIL_FROM) return { MAIL_FROM: 'MAIL_FROM must be set with SMTP_URL: the address messages come from, such as "Plant Store <plants@example.com>"' };
   }
   return {};
 }

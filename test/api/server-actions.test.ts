@@ -13,8 +13,11 @@ const serverLog = () => readFileSync(inject('serverLogFile'), 'utf8');
 const SIGNED_OUT = 'Your sign-in has ended. Sign in again, then retry.';
 const ADMINS_ONLY = 'Only admins may do that.';
 
-/** Files whose actions are open to anyone (the set-password link's secret is the credential). */
-const OPEN_TO_ANYONE = new Set(['app/set-password/actions.ts']);
+/**
+ * Files whose actions are open to anyone: the set-password link's secret is the credential, and
+ * "forgot your password?" only ever mails the account's own address.
+ */
+const OPEN_TO_ANYONE = new Set(['app/set-password/actions.ts', 'app/forgot-password/actions.ts']);
 
 /**
  * Argument lists that no page sends to any action: the wrong kinds of value, a string where a
@@ -186,6 +189,18 @@ describe('the set-password actions, open to anyone', () => {
       message: notValid,
       linkUsable: false,
     });
+  });
+});
+
+describe('the forgot-password action, open to anyone', () => {
+  it('on a server that sends no email, says so and does nothing', async () => {
+    const answer = await callAction(browser(sharedServer().url), '/forgot-password', 'requestPasswordEmailAction', { kind: 'idle' }, form({ email: 'someone@example.com' }));
+    expect(answer.value).toEqual({
+      kind: 'error',
+      message: 'This server does not send email. Ask an admin to reset your password: they can give you a link.',
+      email: 'someone@example.com',
+    });
+    expect(await db().mailMessage.count()).toBe(0);
   });
 });
 

@@ -97,6 +97,9 @@ describe('each setting', () => {
     ['WEBHOOK_RETRY_SCHEDULE', '5s, soon, 1h', 'WEBHOOK_RETRY_SCHEDULE must be comma-separated durations such as 5s,5m,30m,2h (units ms, s, m, h, d), got "soon"'],
     ['NEXTAUTH_URL', 'plants.example.com', 'NEXTAUTH_URL must be the service\'s public origin, such as https://plants.example.com, got "plants.example.com"'],
     ['METRICS', 'maybe', 'METRICS must be "on" or "off", got "maybe"'],
+    ['MAIL_RETRY_SCHEDULE', '10s,later', 'MAIL_RETRY_SCHEDULE must be comma-separated durations such as 10s,1m,5m (units ms, s, m, h, d), got "later"'],
+    // Not named in full either: an SMTP URL holds the account's password.
+    ['SMTP_URL', 'https://mailer:hunter2@smtp.example.com', 'SMTP_URL must be an smtp:// or smtps:// URL, such as smtps://user:password@smtp.example.com:465, got "https:..."'],
     // Not named in full: the URL may hold a password.
     ['DATABASE_URL', 'mysql://root:hunter2@db/plants', 'DATABASE_URL must be an SQLite file: URL (file:./data/plants.db) or a PostgreSQL URL (postgresql://user:password@host:5432/db), got "mysql:..."'],
   ])('refuses %s=%j, saying what it takes', (name, value, message) => {
@@ -108,6 +111,23 @@ describe('each setting', () => {
       'On Vercel, DATABASE_URL must name a PostgreSQL database: SQLite files do not persist on serverless functions',
     ]);
     expect(problemsOf({ VERCEL: '1', DATABASE_URL: 'postgresql://plants@db/plants' })).toEqual([]);
+  });
+});
+
+describe('email', () => {
+  it('is off unless SMTP_URL is set, and then needs PUBLIC_URL (or NEXTAUTH_URL) and MAIL_FROM', () => {
+    expect(readSettings({}).settings).toMatchObject({ SMTP_URL: null, MAIL_FROM: undefined, STORE_NAME: 'Plant Store' });
+    const SMTP_URL = 'smtps://mailer:hunter2@smtp.example.com:465';
+    expect(problemsOf({ SMTP_URL, MAIL_FROM: 'plants@example.com' })).toEqual([
+      "SMTP_URL needs PUBLIC_URL: the links in messages name the service's public address, never one a request gives",
+    ]);
+    expect(problemsOf({ SMTP_URL, PUBLIC_URL: 'https://plants.example.com' })).toEqual([
+      'MAIL_FROM must be set with SMTP_URL: the address messages come from, such as "Plant Store <plants@example.com>"',
+    ]);
+    const ready = { SMTP_URL, MAIL_FROM: 'plants@example.com' };
+    expect(problemsOf({ ...ready, PUBLIC_URL: 'https://plants.example.com' })).toEqual([]);
+    expect(problemsOf({ ...ready, NEXTAUTH_URL: 'https://plants.example.com/api/auth' })).toEqual([]);
+    expect(readSettings({ ...ready, PUBLIC_URL: 'https://plants.example.com' }).settings.SMTP_URL).toBe(SMTP_URL);
   });
 });
 

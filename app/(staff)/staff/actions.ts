@@ -9,6 +9,7 @@ import { passwordLinkPath } from '@/lib/auth/passwords/links';
 import { ROLES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { createUser, StaffEmail } from '@/lib/auth/accounts/directory';
+import { mailConfigured } from '@/lib/mail/config';
 import type { AddStaffState, StaffActionOutcome } from '@/components/staff/staff-actions';
 
 const NewMember = z.object({ email: z.string().trim().pipe(StaffEmail), role: z.enum(ROLES, { error: 'must be admin or staff' }) });
@@ -21,16 +22,22 @@ export const addStaffMemberAction = serverAction({
   async run([, member], { context }): Promise<AddStaffState> {
     const { account, passwordLink } = await createUser({ ...member, by: context });
     revalidatePath('/staff');
+    // With email set up the link went to the member: the page does not see it (one copy, theirs).
+    if (mailConfigured()) return { kind: 'invited', email: account.email };
     return { kind: 'created', email: account.email, linkPath: passwordLinkPath(passwordLink!) };
   },
 });
 
 const refuseChange = (message: string): StaffActionOutcome => ({ ok: false, message });
 
-/** The answer to a change made: the page shows it, with the new set-password link if it made one. */
+/**
+ * The answer to a change made: the page shows it, with the new set-password link if it made one,
+ * unless email is set up: then the link went to the account's address, and the answer says so instead.
+ */
 function changed(secret?: string): StaffActionOutcome {
   revalidatePath('/staff');
-  return secret ? { ok: true, linkPath: passwordLinkPath(secret) } : { ok: true };
+  if (!secret) return { ok: true };
+  return mailConfigured() ? { ok: true, emailed: true } : { ok: true, linkPath: passwordLinkPath(secret) };
 }
 
 export const disableAccountAction = serverAction({

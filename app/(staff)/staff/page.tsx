@@ -2,6 +2,7 @@ import type { Metadata } from 'next';
 import { StaffManager } from '@/components/staff/staff-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { listAccounts } from '@/lib/auth/accounts/directory';
+import { mailConfigured } from '@/lib/mail/config';
 import { addStaffMemberAction, disableAccountAction, enableAccountAction, resetPasswordAction, setRoleAction } from './actions';
 
 export const metadata: Metadata = { title: 'Staff · Plant Store' };
@@ -20,6 +21,7 @@ export default async function StaffPage() {
     <StaffManager
       accounts={accounts}
       me={admin.id}
+      mailOn={mailConfigured()}
       actions={{ addStaffMemberAction, disableAccountAction, enableAccountAction, setRoleAction, resetPasswordAction }}
     />
   );

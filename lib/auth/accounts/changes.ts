@@ -16,7 +16,8 @@ import { log } from '../../log';
 import { forgetAccountState } from './state';
 import { claimLoginAttempt, clearLoginAttempts } from '../passwords/login-throttle';
 import { hashPassword, verifyPassword } from '../passwords/hash';
-import { issuePasswordLink } from '../passwords/links';
+import { issuePasswordLinkAndMail } from '../../mail/outbox';
+import { wakeMailSender } from '../../mail/sender';
 import { assertAcceptablePassword } from '../passwords/policy';
 import type { Role } from '../scopes';
 
@@ -92,9 +93,11 @@ export async function resetPassword(id: string, by: ChangedBy): Promise<string> 
     const { count } = await tx.user.updateMany({ where: { id }, data: { passwordHash: null, sessionVersion: { increment: 1 } } });
     if (count !== 1) return null;
     await record(tx, 'staff.password_reset', id, by);
-    return issuePasswordLink(tx, id);
+    // With email set up, the new link is also sent to the account's address (lib/mail).
+    return (await issuePasswordLinkAndMail(tx, id, 'password_reset', by)).secret;
   });
   if (secret === null) throw new AccountError('There is no such account (any more).');
+  wakeMailSender();
   changed('reset-password', id, by);
   return secret;
 }

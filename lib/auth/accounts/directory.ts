@@ -8,7 +8,8 @@ import { db } from '../../db/client';
 import { randomId } from '../../ids';
 import { log } from '../../log';
 import { hashPassword } from '../passwords/hash';
-import { issuePasswordLink } from '../passwords/links';
+import { issuePasswordLinkAndMail } from '../../mail/outbox';
+import { wakeMailSender } from '../../mail/sender';
 import { assertAcceptablePassword } from '../passwords/policy';
 import { isRole, type Role } from '../scopes';
 
@@ -100,11 +101,13 @@ export async function createUser(options: { email: string; role?: Role; password
       if (row.role !== 'admin' && (await tx.user.count()) === 1) {
         row = await tx.user.update({ where: { id: row.id }, data: { role: 'admin' }, select: accountFields });
       }
-      const passwordLink = passwordHash === null ? await issuePasswordLink(tx, row.id) : null;
       const after = { email: row.email, role: row.role };
       await insertAuditRows(tx, [auditRow({ action: 'staff.created', target: { type: 'staff', id: row.id }, after }, by)]);
+      // With email set up, the link is also sent to the address (lib/mail): the invitation.
+      const passwordLink = passwordHash === null ? (await issuePasswordLinkAndMail(tx, row.id, 'invitation', by)).secret : null;
       return { account: accountOf(row), passwordLink };
     });
+    if (created.passwordLink) wakeMailSender();
     const { actor } = by;
     log.info('account changed', { action: 'create', accountId: created.account.id, role: created.account.role, by: 'id' in actor && actor.id ? actor.id : actor.name });
     return created;

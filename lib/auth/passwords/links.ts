@@ -1,5 +1,5 @@
 // One-time links to set a password: how a new account gets in, and how an admin's reset works
-// (there is no email server; the admin hands the link over). The secret is 32 random bytes and
+// (the admin hands the link over, or with email set up it is mailed: lib/mail/outbox.ts). The secret is 32 random bytes and
 // only its SHA-256 is stored, like an API token's. A link works once, for 24 hours, and making a
 // new one for an account ends the older ones. It travels in the URL's fragment
 // (/set-password#<secret>), which browsers never send to a server: it stays out of access logs,

@@ -1,0 +1,207 @@
+// The mail sender: sends the outbox's messages (outbox.ts), at least once. It has the webhook
+// dispatcher's shape (lib/webhooks/dispatcher.ts): in the Node server process it is woken right
+// after a commit here and polls for the rest (messages other instances or the CLI wrote, retries
+// that fall due). A message is claimed by one conditional update, with a lease, so of several
+// instances one sends it; a sender that dies mid-send leaves it to be taken again once its lease
+// lapses. A failed attempt is retried on MAIL_RETRY_SCHEDULE with jitter, until the schedule or the
+// link's lifetime runs out; the message is then given up. Once sent or given up, its text and HTML,
+// which hold the link, are blanked. Sending never happens inside a request: a slow or absent SMTP
+// server slows no page.
+import 'server-only';
+import { after } from 'next/server';
+import { db } from '../db/client';
+import { log } from '../log';
+import { countMailOutcome } from '../metrics/registry';
+import { processWide } from '../process-wide';
+import { settings } from '../settings';
+import { now as clockNow, currentDate } from '../shared/clock';
+import { isShuttingDown } from '../shutdown';
+import { contextOfTraceparent, inSpan, SpanKind } from '../tracing/spans';
+import { withJitter } from '../webhooks/config';
+import { mailConfigured, mailRetrySchedule } from './config';
+import { sendMail } from './transport';
+
+// How often an idle sender looks for work it was not woken for.
+const POLL_INTERVAL_MS = 1000;
+// Messages claimed per pass; they are sent one after another.
+const BATCH = 10;
+// A claimed message is this sender's for this long: well beyond an attempt's bounded waits.
+const LEASE_MS = 2 * 60_000;
+// The longest error text kept on a row.
+const MAX_ERROR_LENGTH = 500;
+// What a function may spend sending after its response (Vercel).
+const AFTER_RESPONSE_BUDGET_MS = 15_000;
+
+type State = { started: boolean; cycling: boolean; again: boolean; timer?: NodeJS.Timeout; wakeRunning?: () => void };
+
+const state = processWide('mail-sender', (): State => ({ started: false, cycling: false, again: false }));
+
+type Claimed = { id: string; kind: string; recipient: string; subject: string; text: string | null; html: string | null; attempts: number; expiresAt: Date; traceparent: string | null };
+
+const finished = (status: 'sent' | 'failed', now: Date, lastError: string | null) => ({
+  status,
+  finishedAt: now,
+  nextAttemptAt: now,
+  leaseUntil: null,
+  lastError,
+  // The link goes with them.
+  text: null,
+  html: null,
+});
+
+/** Records what an attempt came to, unless the message was taken again meanwhile (its lease ran out). */
+async function complete(message: Claimed, error: string | null): Promise<void> {
+  const now = currentDate();
+  const where = { id: message.id, status: 'sending', attempts: message.attempts };
+  if (error === null) {
+    await db().mailMessage.updateMany({ where, data: finished('sent', now, null) });
+    countMailOutcome('sent');
+    log.info('mail sent', { messageId: message.id, kind: message.kind, attempt: message.attempts });
+    return;
+  }
+  const schedule = mailRetrySchedule();
+  const retries = message.attempts - 1;
+  const nextAttemptAt = retries < schedule.length ? new Date(now.getTime() + withJitter(schedule[retries])) : null;
+  const lastError = error.slice(0, MAX_ERROR_LENGTH);
+  if (nextAttemptAt && nextAttemptAt < message.expiresAt) {
+    await db().mailMessage.updateMany({ where, data: { status: 'pending', nextAttemptAt, leaseUntil: null, lastError } });
+    countMailOutcome('retrying');
+    log.warn('mail attempt failed', { messageId: message.id, kind: message.kind, attempt: message.attempts, error: lastError, nextAttemptAt: nextAttemptAt.toISOString() });
+    return;
+  }
+  await db().mailMessage.updateMany({ where, data: finished('failed', now, lastError) });
+  countMailOutcome('failed');
+  log.error('mail given up', { messageId: message.id, kind: message.kind, attempt: message.attempts, error: lastError });
+}
+
+async function attempt(message: Claimed): Promise<void> {
+  if (message.expiresAt <= currentDate() || message.text === null || message.html === null) {
+    return complete({ ...message, attempts: message.attempts }, 'the link it carries expired before it could be sent');
+  }
+  const { text, html } = message;
+  let error: string | null = null;
+  try {
+    await inSpan(
+      'mail send',
+      {
+        kind: SpanKind.CLIENT,
+        parent: contextOfTraceparent(message.traceparent),
+        attributes: { 'plant_store.mail.id': message.id, 'plant_store.mail.kind': message.kind, 'plant_store.mail.attempt': message.attempts },
+      },
+      () => sendMail({ id: message.id, to: message.recipient, subject: message.subject, text, html }),
+    );
+  } catch (failure) {
+    error = failure instanceof Error ? failure.message || failure.name : String(failure);
+  }
+  await complete(message, error);
+}
+
+/** Takes back messages whose sender's lease lapsed (it died mid-send), then claims what is due. */
+async function claim(now: Date): Promise<Claimed[]> {
+  await db().mailMessage.updateMany({ where: { status: 'sending', leaseUntil: { lt: now } }, data: { status: 'pending', leaseUntil: null } });
+  const due = await db().mailMessage.findMany({
+    where: { status: 'pending', nextAttemptAt: { lte: now } },
+    orderBy: { seq: 'asc' },
+    take: BATCH,
+    select: { id: true, attempts: true },
+  });
+  const claimed: Claimed[] = [];
+  const leaseUntil = new Date(now.getTime() + LEASE_MS);
+  for (const row of due) {
+    // One conditional update: of two senders, one gets it.
+    const { count } = await db().mailMessage.updateMany({
+      where: { id: row.id, status: 'pending', attempts: row.attempts },
+      data: { status: 'sending', leaseUntil, attempts: { increment: 1 } },
+    });
+    if (count !== 1) continue;
+    const message = await db().mailMessage.findUnique({
+      where: { id: row.id },
+      select: { id: true, kind: true, recipient: true, subject: true, text: true, html: true, attempts: true, expiresAt: true, traceparent: true },
+    });
+    if (message) claimed.push(message);
+  }
+  return claimed;
+}
+
+/** One pass: claim what is due and send it. Says whether more may be waiting. */
+async function cycle(): Promise<boolean> {
+  const claimed = await claim(currentDate());
+  for (const message of claimed) {
+    await attempt(message).catch((error: unknown) =>
+      log.error('mail attempt could not be recorded', { messageId: message.id, error: error instanceof Error ? error.message : String(error) }),
+    );
+  }
+  return claimed.length === BATCH;
+}
+
+function wake(): void {
+  if (!state.started) return;
+  if (state.cycling) {
+    state.again = true;
+    return;
+  }
+  clearTimeout(state.timer);
+  state.timer = setTimeout(run, 0);
+}
+
+async function run(): Promise<void> {
+  if (state.cycling || isShuttingDown()) return;
+  state.cycling = true;
+  let delayMs = POLL_INTERVAL_MS;
+  try {
+    do {
+      state.again = false;
+      if (await cycle()) state.again = true;
+    } while (state.again && !isShuttingDown());
+    const next = await db().mailMessage.findFirst({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' }, select: { nextAttemptAt: true } });
+    if (next) delayMs = Math.max(0, Math.min(delayMs, next.nextAttemptAt.getTime() - clockNow()));
+  } catch (error) {
+    log.error('mail sender failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
+  } finally {
+    state.cycling = false;
+  }
+  if (isShuttingDown()) return;
+  clearTimeout(state.timer);
+  state.timer = setTimeout(run, delayMs);
+  state.timer.unref();
+}
+
+/** Starts the sender in this server process, when email is set up (SMTP_URL). */
+export function startMailSender(): void {
+  if (state.started || !mailConfigured()) return;
+  state.started = true;
+  state.wakeRunning = wake;
+  wake();
+}
+
+/**
+ * "A message was just committed": wakes the sender this process runs, if it runs one (whichever
+ * route bundle's copy asks). On Vercel, where none runs, the message is sent after the response
+ * (Next's after()), and a retry by the cron route (app/api/cron/webhooks). In a process with neither
+ * (an operator command), the server's sender finds it on its next poll.
+ */
+export function wakeMailSender(): void {
+  if (state.wakeRunning) return state.wakeRunning();
+  if (!settings().VERCEL) return;
+  try {
+    after(() => sendDueMail({ budgetMs: AFTER_RESPONSE_BUDGET_MS }).then(() => undefined));
+  } catch (error) {
+    log.warn('mail left to the cron route', { error: error instanceof Error ? error.message : String(error) });
+  }
+}
+
+/**
+ * Sends what is due until nothing is or `budgetMs` is spent: for platforms without a long-running
+ * process (Vercel's cron route), and for tests.
+ */
+export async function sendDueMail({ budgetMs }: { budgetMs: number }): Promise<{ attempts: number }> {
+  const deadline = Date.now() + budgetMs;
+  let attempts = 0;
+  while (Date.now() < deadline) {
+    const claimed = await claim(currentDate());
+    for (const message of claimed) await attempt(message);
+    attempts += claimed.length;
+    if (claimed.length < BATCH) break;
+  }
+  return { attempts };
+}
