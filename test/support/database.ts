@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import Database from 'better-sqlite3';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
 import { createTemporaryDatabase } from '../../lib/db/engine-tools';
 import { postgresqlServerUrl } from '../../lib/db/temporary-database';
@@ -30,6 +31,28 @@ const bigintParser = ((oid: number, format?: string) =>
   oid === 20 ? (value: string) => BigInt(value) : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser;
 
 export async function createTestDatabase(engine: DatabaseEngine = testEngine()): Promise<TestDatabase> {
+  // A copy of a database migrated once: migrating took a few tenths of a second of CPU, most of it
+  // the migration engine's, and on PostgreSQL a second or more of the server's, for each of the many
+  // databases a run makes; a copy is what the migrations would have written. On SQLite the template
+  // is this process's; on PostgreSQL the vitest project's (test/support/global-setup.ts, which drops
+  // it when the project ends), since a database cannot be dropped as a process exits.
+  if (engine === 'sqlite') return copyTestDatabase(await migratedSqliteTemplate());
+  const template = providedTemplate();
+  if (template) return copyTestDatabase({ engine, url: template, execute: (sql) => executeOn(engine, template, sql), remove: async () => {} });
+  return migratedDatabase(engine);
+}
+
+/** The vitest project's migrated PostgreSQL template, if this runs in a vitest project that has one. */
+function providedTemplate(): string | undefined {
+  try {
+    return inject('postgresqlTemplateUrl');
+  } catch {
+    return undefined; // not in a vitest worker: the e2e server, a benchmark
+  }
+}
+
+/** A new database, migrated exactly as `npm start` migrates. */
+export async function migratedDatabase(engine: DatabaseEngine): Promise<TestDatabase> {
   const database = await createTemporaryDatabase(engine);
   try {
     await applyMigrations({ databaseUrl: database.url });
@@ -38,6 +61,20 @@ export async function createTestDatabase(engine: DatabaseEngine = testEngine()):
     throw error;
   }
   return { engine, url: database.url, execute: (sql) => executeOn(engine, database.url, sql), remove: database.drop };
+}
+
+// The SQLite database the others are copies of: made on first use, removed as the process exits.
+let sqliteTemplate: Promise<TestDatabase> | undefined;
+
+function migratedSqliteTemplate(): Promise<TestDatabase> {
+  if (!sqliteTemplate) {
+    sqliteTemplate = migratedDatabase('sqlite');
+    sqliteTemplate.then(
+      (template) => process.once('exit', () => rmSync(path.dirname(sqliteFilePath(template.url)), { recursive: true, force: true })),
+      () => (sqliteTemplate = undefined),
+    );
+  }
+  return sqliteTemplate;
 }
 
 /**

@@ -6,7 +6,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import type { DatabaseEngine } from '../../lib/db/url';
-import { createTestDatabase } from './database';
+import { createTestDatabase, migratedDatabase, type TestDatabase } from './database';
 import { undeclared, type Observed } from './observed';
 import { startServer } from './server';
 
@@ -18,17 +18,29 @@ declare module 'vitest' {
     serverLogFile: string;
     /** The control port of the shared server's test clock (test/support/clock.ts). */
     clockPort: number;
+    /** On PostgreSQL, a migrated database the project's test databases are copies of (test/support/database.ts). */
+    postgresqlTemplateUrl?: string;
   }
 }
 
 export default async function setup(project: TestProject) {
   const engine: DatabaseEngine = project.name.startsWith('postgresql') ? 'postgresql' : 'sqlite';
-  const database = await createTestDatabase(engine);
+  // Nothing ever connects to the template: PostgreSQL copies only a database no one is connected to.
+  const template: TestDatabase | undefined = engine === 'postgresql' ? await migratedDatabase(engine) : undefined;
+  const database = await createTestDatabase(engine).catch(async (error: unknown) => {
+    await template?.remove();
+    throw error;
+  });
+  const removeDatabases = async () => {
+    await database.remove();
+    await template?.remove();
+  };
   project.provide('engine', engine);
   project.provide('databaseUrl', database.url);
-  if (project.name.endsWith(':database')) return () => database.remove();
+  if (template) project.provide('postgresqlTemplateUrl', template.url);
+  if (project.name.endsWith(':database')) return removeDatabases;
   const server = await startServer({ databaseUrl: database.url }).catch(async (error: unknown) => {
-    await database.remove();
+    await removeDatabases();
     throw error;
   });
   const logFile = path.join(os.tmpdir(), `plant-store-${engine}-${process.pid}-server.log`);
@@ -51,7 +63,7 @@ export default async function setup(project: TestProject) {
     } finally {
       rmSync(observedFile, { force: true });
       await server.stop();
-      await database.remove();
+      await removeDatabases();
     }
   };
 }
