@@ -56,6 +56,29 @@ const config = {
       to: { path: '^lib/db/postgresql/' },
     },
     {
+      name: 'engine-question-only-in-the-selectors',
+      comment:
+        "Which engine the database is on is asked only where an engine is picked: the URL parser (lib/db/url.ts, which also reads an SQLite file's path out of the URL) is imported by the two selectors and by SQLite's own code alone. (eslint refuses the question's other forms: comparing with an engine's name, reading a URL's scheme.) The tests look inside on purpose and are left out.",
+      severity: 'error',
+      from: { path: '^(lib|app|components|server|scripts|bench)/|^(proxy|instrumentation)\\.ts$', pathNot: [SELECTORS, '^lib/db/sqlite/'] },
+      to: { path: '^lib/db/url\\.ts$' },
+    },
+    {
+      name: 'each-engine-its-own-prisma-client',
+      comment:
+        "Each engine's generated Prisma client is imported by its own folder alone, and by lib/db/prisma.ts, which makes the one Client type of both: PostgreSQL's code never imports SQLite's types, nor SQLite's PostgreSQL's.",
+      severity: 'error',
+      from: { pathNot: ['^lib/db/sqlite/', '^lib/db/prisma\\.ts$', '^lib/db/generated/sqlite/'] },
+      to: { path: '^lib/db/generated/sqlite/' },
+    },
+    {
+      name: 'each-engine-its-own-prisma-client-postgresql',
+      comment: "The same for PostgreSQL's generated client.",
+      severity: 'error',
+      from: { pathNot: ['^lib/db/postgresql/', '^lib/db/prisma\\.ts$', '^lib/db/generated/postgresql/'] },
+      to: { path: '^lib/db/generated/postgresql/' },
+    },
+    {
       name: 'shared-is-a-leaf',
       comment:
         'lib/shared and lib/errors.ts are for every layer, so they import nothing of lib/ but each other, the settings and process-wide state.',
@@ -111,8 +134,9 @@ const config = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(lib/db/generated|\\.next)/' },
+    // The generated Prisma clients are seen as what imports them, not cruised themselves.
+    doNotFollow: { path: ['node_modules', '^lib/db/generated/'] },
+    exclude: { path: '^\\.next/' },
     // Type-only imports are dependencies too: a type from the wrong layer couples it as much.
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },

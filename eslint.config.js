@@ -1,6 +1,42 @@
 import nextCoreWebVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
 
+// The settings are read from the environment in one place, lib/settings: everything else reads
+// them from there, typed and checked. Left to process.env: what Next sets itself (NODE_ENV,
+// NEXT_RUNTIME, NEXT_PHASE), Node's own (NODE_OPTIONS) and the development tools' own (TEST_DATABASE_URL,
+// PRISMA_ENGINE_DEBUG); and writing to it, as npm start does for the server it loads.
+const SETTINGS_FROM_THE_ENVIRONMENT = [
+  {
+    selector:
+      "MemberExpression[object.object.name='process'][object.property.name='env']:not([property.name=/^(NODE_ENV|NEXT_RUNTIME|NEXT_PHASE|NODE_OPTIONS|TEST_DATABASE_URL|PRISMA_ENGINE_DEBUG)$/]):not(AssignmentExpression > MemberExpression.left)",
+    message: 'Read settings with settings() from lib/settings, which parses and checks each (docs/operations.md#configuration).',
+  },
+  {
+    selector: "MemberExpression[object.name='process'][property.name='env']:not(MemberExpression > MemberExpression.object)",
+    message: 'Read settings with settings() from lib/settings, which parses and checks each (docs/operations.md#configuration).',
+  },
+];
+
+// Which engine the database is on is asked in three modules only: the URL parser (lib/db/url.ts)
+// and the two selectors that answer with an engine's code, engine() and engineTools(url).
+// Everywhere else, what differs per engine is a method of the engine's stores or tools
+// (lib/db/stores.ts); dependency-cruiser keeps the URL parser and the engines' folders to the
+// selectors. Refused here: calling the parser, comparing with an engine's name, and reading a
+// database URL's scheme. (lib/settings checks DATABASE_URL's form as it checks every setting's,
+// below lib/db, and is left out.)
+const ENGINE_QUESTION_MESSAGE =
+  "Only lib/db/engine.ts, lib/db/engine-tools.ts and lib/db/url.ts ask which engine the database is on: make what differs a method of the engine's stores or tools (lib/db/stores.ts) (docs/architecture.md#one-way-to-reach-each-engine).";
+const ENGINE_QUESTION = [
+  { selector: "CallExpression[callee.name='databaseEngine']", message: ENGINE_QUESTION_MESSAGE },
+  { selector: 'BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(sqlite|postgresql)$/]', message: ENGINE_QUESTION_MESSAGE },
+  { selector: 'SwitchCase > Literal.test[value=/^(sqlite|postgresql)$/]', message: ENGINE_QUESTION_MESSAGE },
+  { selector: 'Literal[value=/^(file|postgres|postgresql):(\\/\\/)?$/]', message: ENGINE_QUESTION_MESSAGE },
+  { selector: 'Literal[regex.pattern=/file:|postgres/]', message: ENGINE_QUESTION_MESSAGE },
+];
+
+const FILES = ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'scripts/**/*.ts', 'server/**/*.{ts,mjs}', 'instrumentation.ts', 'proxy.ts'];
+const ENGINE_SELECTORS = ['lib/db/url.ts', 'lib/db/engine.ts', 'lib/db/engine-tools.ts'];
+
 const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
@@ -8,27 +44,15 @@ const config = [
     ignores: ['.next/**', 'node_modules/**', 'lib/db/generated/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'],
   },
   {
-    // The settings are read from the environment in one place, lib/settings: everything else reads
-    // them from there, typed and checked. Left to process.env: what Next sets itself (NODE_ENV,
-    // NEXT_RUNTIME, NEXT_PHASE), Node's own (NODE_OPTIONS) and the development tools' own
-    // (TEST_DATABASE_URL, PRISMA_ENGINE_DEBUG); and writing to it, as npm start does for the server
-    // it loads.
-    files: ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'scripts/**/*.ts', 'server/**/*.{ts,mjs}', 'instrumentation.ts', 'proxy.ts'],
-    ignores: ['lib/settings/**'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector:
-            "MemberExpression[object.object.name='process'][object.property.name='env']:not([property.name=/^(NODE_ENV|NEXT_RUNTIME|NEXT_PHASE|NODE_OPTIONS|TEST_DATABASE_URL|PRISMA_ENGINE_DEBUG)$/]):not(AssignmentExpression > MemberExpression.left)",
-          message: 'Read settings with settings() from lib/settings, which parses and checks each (docs/operations.md#configuration).',
-        },
-        {
-          selector: "MemberExpression[object.name='process'][property.name='env']:not(MemberExpression > MemberExpression.object)",
-          message: 'Read settings with settings() from lib/settings, which parses and checks each (docs/operations.md#configuration).',
-        },
-      ],
-    },
+    // The settings are read from the environment in one place, lib/settings; and which engine the
+    // database is on is asked in one place, lib/db (see ENGINE_QUESTION).
+    files: FILES,
+    ignores: ['lib/settings/**', ...ENGINE_SELECTORS],
+    rules: { 'no-restricted-syntax': ['error', ...SETTINGS_FROM_THE_ENVIRONMENT, ...ENGINE_QUESTION] },
+  },
+  {
+    files: ENGINE_SELECTORS,
+    rules: { 'no-restricted-syntax': ['error', ...SETTINGS_FROM_THE_ENVIRONMENT] },
   },
 ];
 

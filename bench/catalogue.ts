@@ -23,7 +23,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
-import type { DatabaseEngine } from '../lib/db/url';
+import type { DatabaseEngine } from '../lib/db/stores';
 import { createTestDatabase, tokenIn, usingDatabase } from '../test/support/database';
 import { startServer, type RunningServer } from '../test/support/server';
 import { SEARCHES, catalogueName, catalogueTag } from './catalogue-data';

@@ -9,7 +9,6 @@ import { db } from '../lib/db/client';
 import { closeDb, engine } from '../lib/db/engine';
 import { knownMigrations, migrationStatus, rowCounts } from '../lib/db/maintenance';
 import type { CarriedAccess } from '../lib/db/stores';
-import { databaseUrl, sqliteFilePath, databaseEngine } from '../lib/db/url';
 import { operatorCommand } from '../lib/shared/operator-commands';
 import { printTable, runCommands, UsageError } from './cli';
 
@@ -29,8 +28,10 @@ function noArguments(command: string, args: string[]): void {
 async function backup(args: string[]) {
   const { values } = parseArgs({ args, options: { out: { type: 'string' } } });
   if (values.out !== undefined && !values.out.trim()) throw new UsageError('--out needs a file name');
-  const file = values.out?.trim() || newBackupPath(backupDir() ?? engine().maintenance.defaultBackupDir());
-  const { bytes } = await engine().maintenance.backup(file);
+  const { backups } = engine().maintenance;
+  if (!backups.supported) throw new Error(backups.backupHint);
+  const file = values.out?.trim() || newBackupPath(backupDir() ?? backups.defaultBackupDir());
+  const { bytes } = await backups.backup(file);
   process.stdout.write(`Backed up the database (${bytes} bytes); the copy passed its integrity check.\n`);
   // The path is the last line, for scripts.
   process.stdout.write(`${file}\n`);
@@ -51,12 +52,13 @@ const CARRIED_KINDS: [keyof CarriedAccess, string][] = [
 async function restore(args: string[]) {
   const [file, ...rest] = args;
   if (!file || rest.length > 0) throw new UsageError('restore takes one backup file');
+  const { backups } = engine().maintenance;
+  if (!backups.supported) throw new Error(backups.restoreHint);
   const record = (carried: CarriedAccess | null) =>
     auditRow({ action: 'backup.restored', target: { type: 'backup', id: path.basename(file) }, after: { file: path.resolve(file), carried } }, OPERATOR_COMMAND);
-  const { replaced, applied, carried } = await engine().maintenance.restore(file, await knownMigrations(), record);
-  // (Only SQLite gets here: on PostgreSQL restore says to use pg_restore.)
+  const { restoredInto, replaced, applied, carried } = await backups.restore(file, await knownMigrations(), record);
   process.stdout.write(
-    `Restored ${file} into ${sqliteFilePath(databaseUrl())}; it passed its integrity check, and its schema is the one its migrations make.\n`,
+    `Restored ${file} into ${restoredInto}; it passed its integrity check, and its schema is the one its migrations make.\n`,
   );
   process.stdout.write(applied.length ? `Applied migrations: ${applied.join(', ')}\n` : 'Its migrations were up to date.\n');
   if (carried) {
@@ -76,7 +78,7 @@ async function check(args: string[]) {
   let healthy = true;
   const integrity = await engine().maintenance.integrity();
   if (integrity === null) {
-    process.stdout.write(`Integrity: not checked on ${databaseEngine()} (the server checks its pages as it reads them)\n`);
+    process.stdout.write(`Integrity: not checked on ${engine().name} (the server checks its pages as it reads them)\n`);
   } else if (integrity.length === 1 && integrity[0] === 'ok') {
     process.stdout.write('Integrity: ok\n');
   } else {

@@ -2,11 +2,14 @@
 // that folder, keeping the newest BACKUP_KEEP. The first is due one interval after the newest backup
 // already there (at once when there is none), so restarts neither skip backups nor pile them up. A
 // failed backup is logged and counted (noteBackupOutcome), and the server serves on regardless.
+// Where the database's own tools take its backups (PostgreSQL's pg_dump), no schedule starts: the
+// start says so, and what to use instead.
 import 'server-only';
 import { engine } from '../db/engine';
 import { log } from '../log';
 import { processWide } from '../process-wide';
 import { inSpan } from '../tracing/spans';
+import type { BackupStore } from '../db/stores';
 import { backupSettings, type BackupSettings } from './config';
 import { listBackups, newBackupPath, pruneBackups } from './files';
 import { noteBackupOutcome } from './status';
@@ -19,14 +22,14 @@ const schedule = processWide('backup-schedule', () => ({ timer: undefined as Nod
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 /** One scheduled backup: written, checked, the old ones pruned; its outcome noted and logged. */
-export async function runScheduledBackup(settings: BackupSettings): Promise<void> {
+async function runScheduledBackup(backups: BackupStore, settings: BackupSettings): Promise<void> {
   const at = new Date();
   const file = newBackupPath(settings.dir, at);
   try {
     // Each scheduled backup is a trace of its own (with tracing on): its duration, its size, and a
     // failure marked on it, for an operator who watches traces rather than the log.
     const { bytes, pruned } = await inSpan('backup.scheduled', { root: true, attributes: { 'plant_store.backup.file': file } }, async (span) => {
-      const written = await engine().maintenance.backup(file);
+      const written = await backups.backup(file);
       const removed = await pruneBackups(settings.dir, settings.keep);
       span?.setAttributes({ 'plant_store.backup.bytes': written.bytes, 'plant_store.backup.pruned': removed.length });
       return { bytes: written.bytes, pruned: removed };
@@ -40,13 +43,13 @@ export async function runScheduledBackup(settings: BackupSettings): Promise<void
   }
 }
 
-function runAt(settings: BackupSettings, due: number): void {
+function runAt(backups: BackupStore, settings: BackupSettings, due: number): void {
   if (schedule.stopped) return;
   const delay = Math.max(0, due - Date.now());
   schedule.timer = setTimeout(
     () => {
-      if (delay > MAX_TIMER_MS) return runAt(settings, due);
-      void runScheduledBackup(settings).then(() => runAt(settings, Date.now() + settings.intervalMs));
+      if (delay > MAX_TIMER_MS) return runAt(backups, settings, due);
+      void runScheduledBackup(backups, settings).then(() => runAt(backups, settings, Date.now() + settings.intervalMs));
     },
     Math.min(delay, MAX_TIMER_MS),
   );
@@ -83,7 +86,12 @@ export async function startBackupSchedule(): Promise<void> {
     return;
   }
   if (!settings) return;
+  const { backups } = engine().maintenance;
+  if (!backups.supported) {
+    log.warn('scheduled backups off: this database is backed up with its own tools', { dir: settings.dir, tools: backups.tools, hint: backups.backupHint });
+    return;
+  }
   for (const signal of ['SIGTERM', 'SIGINT'] as const) process.once(signal, stopBackupSchedule);
   log.info('scheduled backups on', { dir: settings.dir, intervalMs: settings.intervalMs, keep: settings.keep });
-  runAt(settings, await firstDue(settings));
+  runAt(backups, settings, await firstDue(settings));
 }

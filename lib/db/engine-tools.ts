@@ -26,5 +26,8 @@ export function createTemporaryDatabase(engine: DatabaseEngine, purpose = 'test'
   return TOOLS[engine].createTemporaryDatabase(purpose);
 }
 
+/** The PostgreSQL server throwaway databases are made on: TEST_DATABASE_URL, else a local one. */
+export { DEFAULT_POSTGRESQL_SERVER_URL, postgresqlServerUrl } from './postgresql/temporary-database';
+
 /** DATABASE_URL, the database this process serves or works on. */
 export { databaseUrl };

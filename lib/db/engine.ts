@@ -9,7 +9,8 @@ import { sqliteEngine } from './sqlite/engine';
 import type { Engine } from './stores';
 import { tracedEngine } from './traced-engine';
 import { tracingOn } from '../tracing/spans';
-import { databaseEngine, type DatabaseEngine } from './url';
+import type { DatabaseEngine } from './stores';
+import { databaseEngine } from './url';
 
 // The choice is made once per process, on first use (never at build time), and again only after
 // closeDb. What is kept process-wide is the choice, not the object: Next evaluates a module once per

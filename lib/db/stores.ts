@@ -326,10 +326,6 @@ export type AccountStore = {
 // ----- Backups, restore and checks of the database itself
 
 /**
- * What an operator does to the whole database (npm run db, and the server's scheduled backups). On
- * PostgreSQL, backup and restore are pg_dump's and pg_restore's: they throw an Error that says how.
- */
-/**
  * What a restore carried over from the database it replaced into the backup, so that access ended
  * after the backup stays ended: the ids of each kind of row it changed.
  */
@@ -352,16 +348,11 @@ export type CarriedAccess = {
   webhookSecretsReplaced: string[];
 };
 
-export type MaintenanceStore = {
-  /**
-   * Marks this process as a server using the database, for as long as it lives, so that a restore
-   * refuses to replace the database under it (on SQLite, a shared lock on a file beside it).
-   */
-  holdAsServer(): void;
+/** Backups and restores taken by this app (npm run db, and the server's scheduled backups). */
+export type BackupStore = {
+  readonly supported: true;
   /** A consistent copy of the database, written to `file` while the server serves, and checked. */
   backup(file: string): Promise<{ bytes: number }>;
-  /** The engine's own check of its pages: ['ok'], or what it found wrong; null when the engine has none to run. */
-  integrity(): Promise<string[] | null>;
   /**
    * Replaces the database with the copy at `file`, refusing while a server uses it, a copy that fails
    * its integrity check, one with migrations that `knownMigrations` (the code's) does not have, and
@@ -374,9 +365,33 @@ export type MaintenanceStore = {
     file: string,
     knownMigrations: readonly string[],
     record: (carried: CarriedAccess | null) => AuditRow,
-  ): Promise<{ replaced: string | null; applied: string[]; carried: CarriedAccess | null }>;
+  ): Promise<{ restoredInto: string; replaced: string | null; applied: string[]; carried: CarriedAccess | null }>;
   /** Where backups go when neither BACKUP_DIR nor --out says: a folder beside the database. */
   defaultBackupDir(): string;
+};
+
+/** Where the database's own tools take its backups and restores, not this app: what to use, told to the operator. */
+export type BackupsElsewhere = {
+  readonly supported: false;
+  /** The tools, named for a page (`pg_dump and pg_restore`). */
+  readonly tools: string;
+  /** What `npm run db -- backup` says instead of taking one. */
+  readonly backupHint: string;
+  /** What `npm run db -- restore` says instead of restoring. */
+  readonly restoreHint: string;
+};
+
+/** What an operator does to the whole database (npm run db, the server's scheduled backups, the /backups page). */
+export type MaintenanceStore = {
+  /**
+   * Marks this process as a server using the database, for as long as it lives, so that a restore
+   * refuses to replace the database under it (on SQLite, a shared lock on a file beside it).
+   */
+  holdAsServer(): void;
+  /** The engine's own check of its pages: ['ok'], or what it found wrong; null when the engine has none to run. */
+  integrity(): Promise<string[] | null>;
+  /** Whether this app backs the database up and restores it (and how), or the database's own tools do. */
+  readonly backups: BackupStore | BackupsElsewhere;
 };
 
 // ----- What an engine does to a database named by its URL, besides serving it

@@ -6,8 +6,6 @@ import path from 'node:path';
 import { NOT_A_DATABASE_URL, settings } from '../settings';
 import type { DatabaseEngine } from './stores';
 
-export type { DatabaseEngine };
-
 /** DATABASE_URL (lib/settings refuses an SQLite file on Vercel, where it would lose every plant). */
 export function databaseUrl(): string {
   return settings().DATABASE_URL;

@@ -231,18 +231,19 @@ describe('traces', () => {
     expect(delivery.traceparent).toMatch(new RegExp(`^00-${upstream.traceId}-[0-9a-f]{16}-01$`));
   });
 
-  it('a scheduled backup is a trace of its own: one span with the file (and its size), or marked failed where the engine refuses', async () => {
+  it('a scheduled backup is a trace of its own: one span with the file and its size; none where the database has its own tools', async () => {
+    if (testEngine() === 'postgresql') {
+      // PostgreSQL's backups are pg_dump's (docs/operations.md, Backups): no schedule starts, so no
+      // backup is attempted. The server has served and traced the tests above by now.
+      expect(collector.spans.filter((span) => span.name === 'backup.scheduled')).toEqual([]);
+      return;
+    }
     const [backup] = await collector.waitFor((span) => span.name === 'backup.scheduled');
     expect(backup.parentSpanId).toBeNull();
     expect(backup.kind).toBe(SPAN_KIND.internal);
     expect(String(backup.attributes['plant_store.backup.file']).startsWith(backupDir)).toBe(true);
-    if (testEngine() === 'sqlite') {
-      expect(backup.statusCode).toBe(SPAN_STATUS.unset);
-      expect(backup.attributes['plant_store.backup.bytes']).toBeGreaterThan(0);
-    } else {
-      // PostgreSQL's backups are pg_dump's (docs/operations.md, Backups): the schedule's attempt fails, visibly.
-      expect(backup.statusCode).toBe(SPAN_STATUS.error);
-    }
+    expect(backup.statusCode).toBe(SPAN_STATUS.unset);
+    expect(backup.attributes['plant_store.backup.bytes']).toBeGreaterThan(0);
   });
 
   // The SDK's default port is one for the machine, and the other engine's run of this file may hold

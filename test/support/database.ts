@@ -7,9 +7,9 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
-import { postgresqlServerUrl } from '../../lib/db/temporary-database';
-import { sqliteFilePath, type DatabaseEngine } from '../../lib/db/url';
+import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/engine-tools';
+import type { DatabaseEngine } from '../../lib/db/stores';
+import { sqliteFilePath } from '../../lib/db/url';
 import type { Scope } from '../../lib/auth/scopes';
 import { setEnv } from './settings';
 

@@ -5,7 +5,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import type { DatabaseEngine } from '../../lib/db/url';
+import type { DatabaseEngine } from '../../lib/db/stores';
 import { createTestDatabase, migratedDatabase, type TestDatabase } from './database';
 import { undeclared, type Observed } from './observed';
 import { startServer } from './server';

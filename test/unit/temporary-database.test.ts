@@ -3,8 +3,7 @@
 // the address written once.
 import net from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
-import { postgresqlServerUrl } from '../../lib/db/temporary-database';
+import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/engine-tools';
 import { envAsItIs, setEnv } from '../support/settings';
 
 afterEach(envAsItIs('TEST_DATABASE_URL'));

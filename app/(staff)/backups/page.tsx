@@ -7,6 +7,7 @@ import { listBackups, type BackupFile } from '@/lib/backups/files';
 import { backupStatus } from '@/lib/backups/status';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { operatorCommand } from '@/lib/shared/operator-commands';
+import { engine } from '@/lib/db/engine';
 import { DEFAULT_BACKUP_INTERVAL, DEFAULT_BACKUP_KEEP } from '@/lib/settings';
 
 export const metadata: Metadata = { title: 'Backups · Plant Store' };
@@ -29,6 +30,20 @@ async function readFolder(dir: string): Promise<{ files: BackupFile[]; problem: 
 
 export default async function BackupsPage() {
   await requireAdmin('/backups');
+  const { backups } = engine().maintenance;
+  if (!backups.supported) {
+    return (
+      <section className="card" aria-labelledby="backups-heading">
+        <h1 id="backups-heading">Backups</h1>
+        <p className="muted">
+          This database is backed up and restored with its own tools, {backups.tools}, not by the server: the server takes no
+          scheduled backups of it, and <span className="mono">npm run db -- backup</span> says what to run instead (see the
+          operations manual, Backups on PostgreSQL). A copy holds everything in the store, password and token hashes included:
+          keep it as safe as the server.
+        </p>
+      </section>
+    );
+  }
   let settings: ReturnType<typeof backupSettings> = null;
   let problem: string | null = null;
   try {

@@ -3,8 +3,10 @@
 // time turns events into deliveries, in event order. Claims lock the rows they take with FOR UPDATE
 // SKIP LOCKED and mark them taken for a lease in the same statement: two instances never attempt the
 // same delivery at the same time, and neither waits for the other. Those two are raw SQL because
-// Prisma's query API has neither advisory locks nor SKIP LOCKED; the rest is Prisma's query API.
+// Prisma's query API has neither advisory locks nor SKIP LOCKED, run by the engine's executor (the
+// lock in the fan-out's transaction, which Prisma's writes share); the rest is Prisma's query API.
 import 'server-only';
+import { postgresqlExecutor } from './executor';
 import { postgresqlPrisma as db } from './prisma-client';
 import { randomId } from '../../ids';
 import { deliveryBacklog } from '../delivery-backlog';
@@ -17,8 +19,8 @@ type EventRow = { seq: number; type: string; plantId: bigint | null; endpointId:
 
 export const postgresqlDeliveries: DeliveryStore = {
   fanOut({ limit, madeBy, now, recipients }) {
-    return db().$transaction(async (tx) => {
-      const [{ locked }] = await tx.$queryRaw<{ locked: boolean }[]>`SELECT pg_try_advisory_xact_lock(${FAN_OUT_LOCK}::bigint) AS "locked"`;
+    return postgresqlExecutor.transaction(async (statements, tx) => {
+      const [{ locked }] = await statements.query<{ locked: boolean }>('SELECT pg_try_advisory_xact_lock(@lock::bigint) AS "locked"', { lock: FAN_OUT_LOCK });
       // Another instance is fanning out; it takes these events in order.
       if (!locked) return 0;
       const events = await tx.webhookEvent.findMany({
@@ -47,27 +49,29 @@ export const postgresqlDeliveries: DeliveryStore = {
   },
 
   async claim({ limit, now, leaseUntil }) {
-    const rows = await db().$queryRaw<ClaimedDelivery[]>`
+    return postgresqlExecutor.query<ClaimedDelivery>(
+      `
       WITH due AS (
         SELECT d."id" FROM "WebhookDelivery" d
         JOIN "WebhookEndpoint" ep ON ep."id" = d."endpointId"
-        WHERE d."status" = 'pending' AND d."nextAttemptAt" <= ${now} AND ep."enabled"
+        WHERE d."status" = 'pending' AND d."nextAttemptAt" <= @now AND ep."enabled"
           AND (d."plantId" IS NULL OR NOT EXISTS (
             SELECT 1 FROM "WebhookDelivery" e
             WHERE e."endpointId" = d."endpointId" AND e."plantId" = d."plantId" AND e."eventSeq" < d."eventSeq"
               AND e."status" IN ('pending', 'delivering')))
         ORDER BY d."nextAttemptAt"
-        LIMIT ${limit}
+        LIMIT @limit
         FOR UPDATE OF d SKIP LOCKED
       )
       UPDATE "WebhookDelivery" d
-      SET "status" = 'delivering', "leaseUntil" = ${leaseUntil}, "attempts" = d."attempts" + 1, "lastAttemptAt" = ${now}
+      SET "status" = 'delivering', "leaseUntil" = @leaseUntil, "attempts" = d."attempts" + 1, "lastAttemptAt" = @now
       FROM due, "WebhookEndpoint" ep, "WebhookEvent" ev
       WHERE d."id" = due."id" AND ep."id" = d."endpointId" AND ev."seq" = d."eventSeq"
       RETURNING d."id", d."attempts", d."retries", d."endpointId", ep."url", ep."secret",
-        CASE WHEN ep."previousSecretExpiresAt" > ${now} THEN ep."previousSecret" END AS "previousSecret",
-        ev."id" AS "messageId", ev."payload", ev."traceparent"`;
-    return rows;
+        CASE WHEN ep."previousSecretExpiresAt" > @now THEN ep."previousSecret" END AS "previousSecret",
+        ev."id" AS "messageId", ev."payload", ev."traceparent"`,
+      { now, limit, leaseUntil },
+    );
   },
 
   async complete(delivery, outcome) {

@@ -13,7 +13,7 @@ import { log } from '../../log';
 import { countPlantAnalysis } from '../../metrics/registry';
 import { processWide } from '../../process-wide';
 import { inSpan } from '../../tracing/spans';
-import { postgresqlPrisma as db } from './prisma-client';
+import { direct } from './direct';
 
 const QUIET_MS = 1000;
 const MAX_WAIT_MS = 30_000;
@@ -72,14 +72,14 @@ async function look() {
   let looked = false;
   try {
     await inSpan('plants.analyze', { root: true, attributes: { 'plant_store.plants.written': written } }, async (span) => {
-      const [{ rows }] = await db().$queryRawUnsafe<{ rows: number }[]>(ROW_ESTIMATE);
+      const [{ rows }] = await direct.$queryRawUnsafe<{ rows: number }[]>(ROW_ESTIMATE);
       const enough = Math.max(MIN_ROWS, SHARE_OF_TABLE * rows);
       span?.setAttribute('plant_store.plants.analyzed', written >= enough);
       if (written < enough) {
         state.enough = enough;
         return;
       }
-      await db().$executeRawUnsafe(ANALYZE);
+      await direct.$executeRawUnsafe(ANALYZE);
       countPlantAnalysis();
       // Only what was looked at is settled: writes made meanwhile stay counted (none, when the
       // writes were forgotten meanwhile).

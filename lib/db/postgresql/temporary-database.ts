@@ -3,7 +3,14 @@
 import 'server-only';
 import pg from 'pg';
 import type { TemporaryDatabase } from '../stores';
-import { postgresqlServerUrl } from '../temporary-database';
+
+/** Where PostgreSQL tests and diffs run unless TEST_DATABASE_URL says otherwise. */
+export const DEFAULT_POSTGRESQL_SERVER_URL = 'postgresql://postgres@127.0.0.1:5432/test';
+
+/** The PostgreSQL server throwaway databases are made on (the tests', and npm run db:diff's). */
+export function postgresqlServerUrl(): string {
+  return process.env.TEST_DATABASE_URL?.trim() || DEFAULT_POSTGRESQL_SERVER_URL;
+}
 
 async function withAdminClient<T>(serverUrl: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: serverUrl, connectionTimeoutMillis: 5000 });

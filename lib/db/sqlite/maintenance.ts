@@ -201,7 +201,7 @@ async function restore(
   file: string,
   knownMigrations: readonly string[],
   record: (carried: CarriedAccess | null) => AuditRow,
-): Promise<{ replaced: string | null; applied: string[]; carried: CarriedAccess | null }> {
+): Promise<{ restoredInto: string; replaced: string | null; applied: string[]; carried: CarriedAccess | null }> {
   const source = path.resolve(file);
   if (!existsSync(source) || !statSync(source).isFile()) throw new Error(`${file}: no such file`);
   const databaseFile = ensureSqliteFile();
@@ -266,7 +266,7 @@ async function restore(
       }
       for (const suffix of ['-wal', '-shm']) rmSync(databaseFile + suffix, { force: true });
       renameSync(staging, databaseFile);
-      return { replaced, applied, carried };
+      return { restoredInto: databaseFile, replaced, applied, carried };
     } catch (error) {
       for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(staging + suffix, { force: true });
       throw error;
@@ -278,8 +278,11 @@ async function restore(
 
 export const sqliteMaintenance: MaintenanceStore = {
   holdAsServer,
-  backup,
   integrity,
-  restore,
-  defaultBackupDir: () => path.join(path.dirname(ensureSqliteFile()), 'backups'),
+  backups: {
+    supported: true,
+    backup,
+    restore,
+    defaultBackupDir: () => path.join(path.dirname(ensureSqliteFile()), 'backups'),
+  },
 };
