@@ -8,7 +8,7 @@ import { startReceiver } from '../test/support/receiver';
 import { addMember } from './support/accounts';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { layoutSlips } from './support/layout';
-import { marker, seedPlants } from './support/plants';
+import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
 
 const WIDTHS = [375, 900, 1280];
@@ -91,11 +91,30 @@ test('every staff page fits at every width, with a store\'s data', async ({ page
     await expect(page.getByRole('status').filter({ hasText: 'created' })).toBeVisible();
     await expectNoSlips(page, testInfo, '/tokens with a new token shown');
 
+    // The import: a file checked row by row, with problems, then what became of each row.
+    await page.goto('/import');
+    await chooseCsv(page, {
+      name: 'greenhouse-inventory-november.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(
+        csvOf([
+          [uniqueId(), `${m} Maranta leuconeura 'Lemon Lime', hanging basket`, 'prayer plant'],
+          [`${uniqueId()}5`, `${m} Pilea peperomioides`, ''],
+          ['12a', `${m} Hoya carnosa 'Krimson Queen'`, 'trailing'],
+          [uniqueId(), '', 'succulent'],
+        ]),
+      ),
+    });
+    await expect(page.getByRole('button', { name: 'Import 1 plant' })).toBeVisible();
+    await expectNoSlips(page, testInfo, '/import with its preview');
+    await page.getByRole('button', { name: 'Import 1 plant' }).click();
+    await expect(page.getByRole('heading', { name: 'Import finished' })).toBeVisible();
+    await expectNoSlips(page, testInfo, '/import with its results');
+
     const pages: [string, string][] = [
       ['/', 'Add a plant'],
       [`/catalogue?q=${m}`, 'Catalogue'],
       ['/catalogue', 'Catalogue'],
-      ['/import', 'Import'],
       ['/staff', 'Staff'],
       ['/audit', 'Activity'],
       ['/backups', 'Backups'],
