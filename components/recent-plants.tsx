@@ -9,11 +9,15 @@ export function RecentPlants({ plants }: { plants: RecentPlant[] }) {
       {plants.length === 0 ? (
         <p className="muted">No plants yet. The ones you add appear here, newest first.</p>
       ) : (
-        <DataTable labelledBy="recent-heading" columns={['ID', 'Name', 'Tag', 'Added']}>
+        // A plant's name with its id under it: the id, up to 20 characters, on one line, which
+        // beside the name as a column of its own left the name, the tag and the time too little room.
+        <DataTable labelledBy="recent-heading" columns={['Plant', 'Tag', 'Added']} className="recent-plants">
           {plants.map((plant) => (
             <tr key={plant.id}>
-              <td className="mono">{plant.id}</td>
-              <td>{plant.name}</td>
+              <td>
+                {plant.name}
+                <span className="plant-id mono">{plant.id}</span>
+              </td>
               <td>{plant.tag ?? <span className="muted">none</span>}</td>
               <TimeCell iso={plant.addedAt} />
             </tr>

@@ -30,7 +30,7 @@ test('README screenshots', async ({ page, browser, baseURL }) => {
   }
   await page.screenshot(shot('add-plant-success'));
 
-  const taken = (await page.getByRole('region', { name: 'Recent plants' }).getByRole('row').nth(1).locator('td').first().textContent())!;
+  const taken = (await page.getByRole('region', { name: 'Recent plants' }).locator('.plant-id').first().textContent())!;
   await page.getByLabel('ID').fill(taken);
   await page.getByLabel('Name').fill('Snake plant');
   await page.getByRole('button', { name: 'Add plant' }).click();

@@ -46,13 +46,22 @@ export function AddedPerDayChart({ perDay, titleId }: { perDay: Stats['addedPerD
               <title>{`${dateOf(day.date)}: ${number.format(day.count)}`}</title>
             </Bar>
           ))}
-          {perDay.map((day, index) =>
-            index % labelEvery === 0 || index === perDay.length - 1 ? (
-              <text key={day.date} className="chart-label" x={x(day.date)! + x.bandwidth() / 2} y={HEIGHT - TOP - 6} textAnchor="middle">
+          {perDay.map((day, index) => {
+            if (index % labelEvery !== 0 && index !== perDay.length - 1) return null;
+            // Under its column, but the last (today) ends at the plot's right edge: centred, it ran past the drawing.
+            const last = index === perDay.length - 1;
+            return (
+              <text
+                key={day.date}
+                className="chart-label"
+                x={last ? WIDTH - LEFT : x(day.date)! + x.bandwidth() / 2}
+                y={HEIGHT - TOP - 6}
+                textAnchor={last ? 'end' : 'middle'}
+              >
                 {dateOf(day.date)}
               </text>
-            ) : null,
-          )}
+            );
+          })}
         </Group>
       </svg>
       <ChartTable columns={['Day', 'Plants added']} rows={perDay.map((day) => ({ key: day.date, label: day.date, count: day.count }))} />

@@ -34,7 +34,12 @@ export function Dashboard({ stats, days, activity }: { stats: Stats; days: numbe
           <div>
             <dt>Webhook deliveries, last 24 hours</dt>
             <dd>
-              {number.format(stats.webhooks.succeeded)} succeeded, <span className={stats.webhooks.failed ? 'failed' : undefined}>{number.format(stats.webhooks.failed)} failed</span>
+              <span className="count-line">
+                {number.format(stats.webhooks.succeeded)} <span className="unit">succeeded</span>,
+              </span>{' '}
+              <span className={stats.webhooks.failed ? 'count-line failed' : 'count-line'}>
+                {number.format(stats.webhooks.failed)} <span className="unit">failed</span>
+              </span>
               <span className="figure-note">
                 {stats.webhooks.pending
                   ? <>{number.format(stats.webhooks.pending)} waiting, the oldest since {stats.webhooks.oldestPendingAt && <Timestamp iso={stats.webhooks.oldestPendingAt} />}</>

@@ -35,6 +35,19 @@ function RevokeCell({ row, revokeTokenAction }: { row: TokenRow; revokeTokenActi
   );
 }
 
+/** An email that may break before its @ in a narrow column (the table then fits a small window). */
+function BreakableEmail({ address }: { address: string }) {
+  const at = address.lastIndexOf('@');
+  if (at <= 0) return address;
+  return (
+    <>
+      {address.slice(0, at)}
+      <wbr />
+      {address.slice(at)}
+    </>
+  );
+}
+
 export function TokenManager({ tokens, scopes, everyone, actions }: { tokens: TokenRow[]; scopes: readonly Scope[]; everyone: boolean; actions: TokenActions }) {
   const [state, create, creating] = useActionState<CreateTokenState, FormData>(actions.createTokenAction, { kind: 'idle' });
 
@@ -92,13 +105,14 @@ export function TokenManager({ tokens, scopes, everyone, actions }: { tokens: To
           <p className="muted">{everyone ? 'There are no tokens yet.' : 'You have no tokens yet.'}</p>
         ) : (
           <DataTable
+            className="many-columns"
             labelledBy="list-heading"
             columns={['Name', everyone && 'Owner', 'Token', 'Scopes', 'Created', 'Last used', 'Expires', { hidden: 'Actions' }]}
           >
             {tokens.map((row) => (
               <tr key={row.id}>
                 <td>{row.name}</td>
-                {everyone && <td>{row.owner ?? <span className="muted">operator (CLI)</span>}</td>}
+                {everyone && <td>{row.owner ? <BreakableEmail address={row.owner} /> : <span className="muted">operator (CLI)</span>}</td>}
                 <td className="mono nowrap">{row.prefix}…</td>
                 <td className="scope-list">
                   {row.scopes.map((scope) => (

@@ -26,7 +26,7 @@ function statusLabel(delivery: DeliveryView): string {
 export function Deliveries({ url, deliveries, resendDeliveryAction }: { url: string; deliveries: DeliveryView[]; resendDeliveryAction: WebhookActions['resendDeliveryAction'] }) {
   if (deliveries.length === 0) return <p className="muted">No deliveries yet. Send a test event to try it.</p>;
   return (
-    <DataTable caption={`Recent deliveries to ${url}`} columns={['Event', 'Status', 'Attempt', 'Answer', 'Duration', 'Next retry', { hidden: 'Actions' }]}>
+    <DataTable caption={`Recent deliveries to ${url}`} className="many-columns" columns={['Event', 'Status', 'Attempt', 'Answer', 'Duration', 'Next retry', { hidden: 'Actions' }]}>
       {deliveries.map((delivery) => (
         <tr key={delivery.id}>
           <td>
