@@ -15,6 +15,8 @@ export type StaffRow = {
   disabled: boolean;
   hasPassword: boolean;
   lastSignInAt: string | null;
+  /** Whether the account has a second factor. */
+  secondFactor: boolean;
 };
 
 function statusOf(row: StaffRow): string {
@@ -63,6 +65,16 @@ function RowActions({ row, actions, onLink }: { row: StaffRow; actions: StaffAct
         confirmLabel={`Yes, make ${otherRole === 'admin' ? 'admin' : 'staff'}`}
         onConfirm={() => actions.setRoleAction(row.id, otherRole)}
       />
+      {row.secondFactor && (
+        <ConfirmAction
+          label="Reset second factor"
+          name={`Reset second factor of ${row.email}`}
+          question={`Reset ${row.email}'s second factor? Their authenticator app and recovery codes stop working and they are signed out; they sign in with their password and can set up a new one.`}
+          confirmLabel="Yes, reset"
+          danger
+          onConfirm={() => actions.resetSecondFactorAction(row.id)}
+        />
+      )}
     </div>
   );
 }
@@ -105,7 +117,7 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
       <section className="card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading">Accounts</h2>
         {reset && <OneTimeLink key={reset.path} email={reset.email} path={reset.path} intro={`Password of ${reset.email} reset.`} />}
-        <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Last sign-in', { hidden: 'Actions' }]}>
+        <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Second factor', 'Last sign-in', { hidden: 'Actions' }]}>
           {accounts.map((row) => (
             <tr key={row.id}>
               <td>
@@ -114,6 +126,7 @@ export function StaffManager({ accounts, me, actions }: { accounts: StaffRow[]; 
               </td>
               <td>{ROLE_LABELS[row.role]}</td>
               <td>{statusOf(row)}</td>
+              <td>{row.secondFactor ? 'On' : 'Off'}</td>
               <TimeCell iso={row.lastSignInAt} none="never" />
               <td>
                 <RowActions row={row} actions={actions} onLink={(email, path) => setReset({ email, path })} />
