@@ -319,6 +319,8 @@ export type CarriedAccess = {
   webhooksDisabled: string[];
   /** Webhook endpoints whose signing secrets differ (rotated): the replaced database's are kept. */
   webhookSecretsReplaced: string[];
+  /** Accounts whose second factor differs (removed, reset, set up again), or whose codes were used: the replaced database's is kept. */
+  secondFactorsReplaced: string[];
 };
 
 export type MaintenanceStore = {
