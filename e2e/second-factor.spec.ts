@@ -5,33 +5,12 @@
 // password, before any other page. Codes are made here from the key the page shows, as an
 // authenticator app makes them.
 import type { Page } from '@playwright/test';
-import { Secret, TOTP } from 'otpauth';
 import { addMember, anotherBrowser, setPasswordAndSignIn } from './support/accounts';
-import { alertOf, expect, signInThroughForm, test, untilHydrated } from './support/fixtures';
+import { alertOf, expect, signInThroughForm, test } from './support/fixtures';
+import { codeFor, enrol, requireSecondFactorOf } from './support/second-factor';
 
 const PASSWORD = 'two locks on the greenhouse';
-const STEP_MS = 30_000;
 const newEmail = (label: string) => `${label}-${Date.now()}@example.com`;
-
-/** The code an authenticator app shows for `secret`, `steps` steps from now. */
-const codeFor = (secret: string, steps = 0) =>
-  new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 }).generate({ timestamp: Date.now() + steps * STEP_MS });
-
-/** Sets up a second factor from the page `page` is on (/account or /enrol): the key it shows, and the recovery codes. */
-async function enrol(page: Page): Promise<{ secret: string; recoveryCodes: string[] }> {
-  await page.getByRole('button', { name: 'Set up a second factor' }).click();
-  await expect(page.getByRole('img', { name: 'QR code of your second factor for an authenticator app' })).toBeVisible();
-  const secret = (await page.getByLabel('Key for your authenticator app').textContent())!.trim();
-  expect(secret).toMatch(/^[A-Z2-7]{32}$/);
-  await page.getByText('The whole setup address').click();
-  await expect(page.getByText(/^otpauth:\/\/totp\//)).toContainText(`secret=${secret}`);
-  await page.getByLabel('Code the app shows now').fill(codeFor(secret));
-  await page.getByRole('button', { name: 'Turn on' }).click();
-  await expect(page.getByText('Your second factor is on.')).toBeVisible();
-  const recoveryCodes = await page.getByRole('list', { name: 'Your recovery codes' }).getByRole('listitem').allTextContents();
-  expect(recoveryCodes).toHaveLength(10);
-  return { secret, recoveryCodes };
-}
 
 async function signOut(page: Page) {
   await page.getByRole('button', { name: 'Sign out', exact: true }).click();
@@ -147,13 +126,8 @@ test('with a second factor required of everyone, a member without one is sent to
   await admin.page.goto('/account');
   await enrol(admin.page);
 
-  await admin.page.goto('/staff');
-  const rule = admin.page.getByRole('region', { name: 'Second factor' });
-  await untilHydrated(admin.page, '#require-everyone');
-  await rule.getByLabel('Everyone').check();
-  await rule.getByRole('button', { name: 'Save' }).click();
   try {
-    await expect(rule.getByRole('status')).toHaveText('Saved: a second factor is required of everyone.');
+    await requireSecondFactorOf(admin.page, 'Everyone', 'Saved: a second factor is required of everyone.');
     await admin.page.reload();
     await expect(admin.page.getByRole('region', { name: 'Second factor' }).getByLabel('Everyone')).toBeChecked();
 
@@ -174,11 +148,7 @@ test('with a second factor required of everyone, a member without one is sent to
     await expect(member.page.getByRole('heading', { name: 'Catalogue' })).toBeVisible();
     await member.context.close();
   } finally {
-    await admin.page.goto('/staff');
-    await untilHydrated(admin.page, '#require-off');
-    await admin.page.getByRole('region', { name: 'Second factor' }).getByLabel('Nobody (each person chooses)').check();
-    await admin.page.getByRole('region', { name: 'Second factor' }).getByRole('button', { name: 'Save' }).click();
-    await expect(admin.page.getByRole('region', { name: 'Second factor' }).getByRole('status')).toHaveText('Saved: nobody is required to have a second factor.');
+    await requireSecondFactorOf(admin.page, 'Nobody (each person chooses)', 'Saved: nobody is required to have a second factor.');
     await admin.context.close();
   }
   // The rule is written in the audit trail.
