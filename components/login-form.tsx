@@ -3,7 +3,9 @@ import { useState, type FormEvent } from 'react';
 import { postAuthForm, reachedDestination, type AuthAnswer } from '@/lib/api-client/auth';
 import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sessions/sign-in-refusal';
+import { secondStepTokenOf } from '@/lib/auth/second-factor/second-step';
 import { Alert } from './notices';
+import { SecondStepForm } from './second-step-form';
 import { SubmitActions } from './submit-actions';
 
 const plural = (seconds: number) => `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -29,6 +31,8 @@ function refusalText(answer: AuthAnswer): string {
 export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
   const [alert, setAlert] = useState('');
   const [busy, setBusy] = useState(false);
+  // The pending sign-in's token, once the password was right and the account has a second factor.
+  const [pending, setPending] = useState<string | null>(null);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -47,11 +51,21 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
         window.location.assign(safeReturnPath(callbackUrl));
         return;
       }
-      setAlert(refusalText(answer));
+      const secondStep = secondStepTokenOf(answer.next?.searchParams.get('error') ?? '');
+      if (secondStep !== null) setPending(secondStep);
+      else setAlert(refusalText(answer));
     } catch {
       setAlert('Could not reach the server. Check your connection and try again.');
     }
     setBusy(false);
+  }
+
+  if (pending !== null) {
+    const expired = () => {
+      setPending(null);
+      setAlert('Your sign-in took too long or has ended. Enter your password again.');
+    };
+    return <SecondStepForm pending={pending} callbackUrl={callbackUrl} onExpired={expired} />;
   }
 
   return (

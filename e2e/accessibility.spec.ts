@@ -1,6 +1,7 @@
 import { startReceiver } from '../test/support/receiver';
-import { addMember } from './support/accounts';
+import { addMember, anotherBrowser, setPasswordAndSignIn } from './support/accounts';
 import { seriousViolations } from './support/axe';
+import { codeFor, enrol, requireSecondFactorOf } from './support/second-factor';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
@@ -157,5 +158,55 @@ test.describe('axe finds no serious or critical violations', () => {
     await signIn('/backups');
     await expect(page.getByRole('link', { name: /^Download plants-/ }).first()).toBeVisible();
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  test("on the second factor: its set-up with a refused code, the recovery codes, the sign-in's second step with a refusal, and /enrol", async ({ page, signIn, browser, baseURL, consoleErrors }) => {
+    test.setTimeout(120_000);
+    consoleErrors.allow(/status of 401/);
+    await signIn('/');
+    const password = 'an accessible second factor';
+    const adminEmail = `axe-admin-${Date.now()}@example.com`;
+    const adminLink = await addMember(page, adminEmail, 'Admin');
+    const newcomerEmail = `axe-newcomer-${Date.now()}@example.com`;
+    const newcomerLink = await addMember(page, newcomerEmail);
+    const admin = await anotherBrowser(browser, baseURL!);
+    await setPasswordAndSignIn(admin.page, adminLink, adminEmail, password);
+    await admin.page.goto('/account');
+    await admin.page.getByRole('button', { name: 'Set up a second factor' }).click();
+    await admin.page.getByLabel('Code the app shows now').fill('abc');
+    await admin.page.getByRole('button', { name: 'Turn on' }).click();
+    await expect(alertOf(admin.page)).toBeVisible();
+    expect(await seriousViolations(admin.page)).toEqual([]);
+    await admin.page.reload();
+    const { secret } = await enrol(admin.page);
+    expect(await seriousViolations(admin.page)).toEqual([]);
+
+    const second = await anotherBrowser(browser, baseURL!);
+    await second.page.goto('/login');
+    await signInThroughForm(second.page, adminEmail, password);
+    await expect(second.page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
+    expect(await seriousViolations(second.page)).toEqual([]);
+    await second.page.getByLabel('Code', { exact: true }).fill(codeFor(secret) === '000000' ? '111111' : '000000');
+    await second.page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(alertOf(second.page)).toBeVisible();
+    expect(await seriousViolations(second.page)).toEqual([]);
+    await second.context.close();
+
+    await requireSecondFactorOf(admin.page, 'Everyone', 'Saved: a second factor is required of everyone.');
+    try {
+      expect(await seriousViolations(admin.page)).toEqual([]);
+      const newcomer = await anotherBrowser(browser, baseURL!);
+      await newcomer.page.goto(newcomerLink);
+      await newcomer.page.getByLabel('New password').fill(password);
+      await newcomer.page.getByRole('button', { name: 'Set password' }).click();
+      await newcomer.page.getByRole('link', { name: 'Sign in' }).click();
+      await signInThroughForm(newcomer.page, newcomerEmail, password);
+      await expect(newcomer.page).toHaveURL('/enrol?callbackUrl=%2F');
+      expect(await seriousViolations(newcomer.page)).toEqual([]);
+      await newcomer.context.close();
+    } finally {
+      await requireSecondFactorOf(admin.page, 'Nobody (each person chooses)', 'Saved: nobody is required to have a second factor.');
+      await admin.context.close();
+    }
   });
 });

@@ -1,7 +1,8 @@
 // `npm run screenshots` refreshes docs/screenshots (shown by README.md and docs/staff-guide.md) from
 // the real pages. Not part of npm test.
 import { startReceiver } from '../test/support/receiver';
-import { addMember } from './support/accounts';
+import { addMember, anotherBrowser, setPasswordAndSignIn } from './support/accounts';
+import { enrol, requireSecondFactorOf } from './support/second-factor';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { startMailServer } from './support/mail-server';
 import { chooseCsv, csvOf, seedPlants } from './support/plants';
@@ -162,5 +163,48 @@ test('the forgot-password page, on a server that sends email', async ({ browser 
     await context.close();
   } finally {
     await mail.stop();
+  }
+});
+
+test('second factor screenshots', async ({ page, browser, baseURL }) => {
+  test.setTimeout(120_000);
+  const password = 'two locks on the greenhouse';
+  await page.goto('/login');
+  await signInThroughForm(page);
+  await expect(page).toHaveURL('/');
+  const adminLink = await addMember(page, 'iris@example.com', 'Admin');
+  const memberLink = await addMember(page, 'basil@example.com');
+
+  // Iris sets up hers on /account, then signs in again: the second step.
+  const iris = await anotherBrowser(browser, baseURL!);
+  await iris.page.setViewportSize({ width: 900, height: 700 });
+  await setPasswordAndSignIn(iris.page, adminLink, 'iris@example.com', password);
+  await iris.page.goto('/account');
+  await enrol(iris.page, { beforeConfirming: () => iris.page.getByRole('region', { name: 'Second factor' }).screenshot({ path: 'docs/screenshots/second-factor-enrol.png' }) });
+  const second = await anotherBrowser(browser, baseURL!);
+  await second.page.setViewportSize({ width: 900, height: 700 });
+  await second.page.goto('/login');
+  await signInThroughForm(second.page, 'iris@example.com', password);
+  await expect(second.page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
+  await second.page.screenshot(shot('second-step'));
+  await second.context.close();
+
+  // The rule on /staff, and where Basil lands while it holds.
+  await requireSecondFactorOf(iris.page, 'Everyone', 'Saved: a second factor is required of everyone.');
+  try {
+    await iris.page.getByRole('region', { name: 'Second factor' }).screenshot({ path: 'docs/screenshots/staff-second-factor.png' });
+    const basil = await anotherBrowser(browser, baseURL!);
+    await basil.page.setViewportSize({ width: 900, height: 700 });
+    await basil.page.goto(memberLink);
+    await basil.page.getByLabel('New password').fill(password);
+    await basil.page.getByRole('button', { name: 'Set password' }).click();
+    await basil.page.getByRole('link', { name: 'Sign in' }).click();
+    await signInThroughForm(basil.page, 'basil@example.com', password);
+    await expect(basil.page).toHaveURL('/enrol?callbackUrl=%2F');
+    await basil.page.screenshot(shot('enrol'));
+    await basil.context.close();
+  } finally {
+    await requireSecondFactorOf(iris.page, 'Nobody (each person chooses)', 'Saved: nobody is required to have a second factor.');
+    await iris.context.close();
   }
 });

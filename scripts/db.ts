@@ -47,6 +47,7 @@ const CARRIED_KINDS: [keyof CarriedAccess, string][] = [
   ['passwordLinksEnded', 'set-password links used or replaced'],
   ['webhooksDisabled', 'webhook endpoints disabled or deleted'],
   ['webhookSecretsReplaced', 'webhook signing secrets rotated'],
+  ['secondFactorsReplaced', 'second factors removed, reset or used'],
 ];
 
 async function restore(args: string[]) {

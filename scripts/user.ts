@@ -1,5 +1,5 @@
 // npm run user -- create --email EMAIL [--role admin|staff] [--password-stdin | --password P]
-//                 | list | disable EMAIL | enable EMAIL | set-role EMAIL ROLE
+//                 | list | disable EMAIL | enable EMAIL | set-role EMAIL ROLE | 2fa reset --email EMAIL
 import { parseArgs } from 'node:util';
 import { OPERATOR_COMMAND } from '../lib/audit/context';
 import { AccountError, disableAccount, enableAccount, setAccountRole } from '../lib/auth/accounts/changes';
@@ -8,6 +8,7 @@ import { isRole } from '../lib/auth/scopes';
 import { createUser, findAccountByEmail, listAccounts, StaffEmail } from '../lib/auth/accounts/directory';
 import { operatorCommand } from '../lib/shared/operator-commands';
 import { describeIssues } from '../lib/shared/validation';
+import { removeSecondFactor } from '../lib/auth/second-factor/factors';
 import { formatDate, passwordFrom, printable, printTable, runCommands, UsageError } from './cli';
 
 const user = (args: string) => operatorCommand('user', args);
@@ -17,7 +18,9 @@ const USAGE = `usage:
   ${user('list')}
   ${user('disable EMAIL')}
   ${user('enable EMAIL')}
-  ${user('set-role EMAIL admin|staff')}`;
+  ${user('set-role EMAIL admin|staff')}
+  ${user('2fa reset --email EMAIL')}
+      (removes the account's second factor and ends its sessions)`;
 
 async function create(args: string[]) {
   const { values } = parseArgs({
@@ -76,7 +79,23 @@ async function change(work: () => Promise<void>) {
   }
 }
 
+/** `2fa reset --email EMAIL`: for an operator whose admins are locked out of their second factor. */
+async function secondFactor(args: string[]) {
+  const [subcommand, ...rest] = args;
+  if (subcommand !== 'reset') throw new UsageError('2fa takes: reset --email EMAIL');
+  const { values, positionals } = parseArgs({ args: rest, options: { email: { type: 'string' } }, allowPositionals: true });
+  if (!values.email || positionals.length > 0) throw new UsageError('2fa reset takes --email EMAIL');
+  const account = await findAccountByEmail(values.email);
+  if (!account) throw new Error(`No staff account has the email ${printable(values.email)}`);
+  if (!(await removeSecondFactor(account.id, 'reset', OPERATOR_COMMAND))) {
+    process.stdout.write(`${printable(account.email)} has no second factor: nothing to reset.\n`);
+    return;
+  }
+  process.stdout.write(`Reset the second factor of ${printable(account.email)}: signed out everywhere; they sign in with their password and set up a new one.\n`);
+}
+
 runCommands(USAGE, {
+  '2fa': secondFactor,
   create,
   list,
   async disable(args) {

@@ -19,4 +19,5 @@ export type StaffActions = {
   enableAccountAction: (id: string) => Promise<StaffActionOutcome>;
   setRoleAction: (id: string, role: Role) => Promise<StaffActionOutcome>;
   resetPasswordAction: (id: string) => Promise<StaffActionOutcome>;
+  resetSecondFactorAction: (id: string) => Promise<StaffActionOutcome>;
 };

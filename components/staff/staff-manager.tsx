@@ -15,6 +15,8 @@ export type StaffRow = {
   disabled: boolean;
   hasPassword: boolean;
   lastSignInAt: string | null;
+  /** Whether the account has a second factor. */
+  secondFactor: boolean;
 };
 
 function statusOf(row: StaffRow): string {
@@ -66,6 +68,16 @@ function RowActions({ row, actions, mailOn, onLink }: { row: StaffRow; actions: 
         confirmLabel={`Yes, make ${otherRole === 'admin' ? 'admin' : 'staff'}`}
         onConfirm={() => actions.setRoleAction(row.id, otherRole)}
       />
+      {row.secondFactor && (
+        <ConfirmAction
+          label="Reset second factor"
+          name={`Reset second factor of ${row.email}`}
+          question={`Reset ${row.email}'s second factor? Their authenticator app and recovery codes stop working and they are signed out; they sign in with their password and can set up a new one.`}
+          confirmLabel="Yes, reset"
+          danger
+          onConfirm={() => actions.resetSecondFactorAction(row.id)}
+        />
+      )}
     </div>
   );
 }
@@ -115,7 +127,7 @@ export function StaffManager({ accounts, me, actions, mailOn }: { accounts: Staf
         <p role="status" className={reset && !reset.path ? 'notice success' : 'notice'}>
           {reset && !reset.path && `Password of ${reset.email} reset. We emailed them a new link to set one; it works once, for 24 hours.`}
         </p>
-        <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Last sign-in', { hidden: 'Actions' }]}>
+        <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Second factor', 'Last sign-in', { hidden: 'Actions' }]}>
           {accounts.map((row) => (
             <tr key={row.id}>
               <td>
@@ -124,6 +136,7 @@ export function StaffManager({ accounts, me, actions, mailOn }: { accounts: Staf
               </td>
               <td>{ROLE_LABELS[row.role]}</td>
               <td>{statusOf(row)}</td>
+              <td>{row.secondFactor ? 'On' : 'Off'}</td>
               <TimeCell iso={row.lastSignInAt} none="never" />
               <td>
                 <RowActions row={row} actions={actions} mailOn={mailOn} onLink={(email, path) => setReset({ email, path })} />

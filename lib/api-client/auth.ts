@@ -11,7 +11,7 @@ export type AuthAnswer = {
   retryAfterSeconds: number | null;
 };
 
-export async function postAuthForm(action: 'callback/credentials' | 'signout', fields: Record<string, string>): Promise<AuthAnswer> {
+export async function postAuthForm(action: 'callback/credentials' | 'callback/second-factor' | 'signout', fields: Record<string, string>): Promise<AuthAnswer> {
   const csrf = await fetch('/api/auth/csrf', { cache: 'no-store' });
   const { csrfToken } = (await csrf.json()) as { csrfToken?: string };
   if (!csrfToken) throw new Error('no CSRF token');

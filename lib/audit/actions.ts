@@ -24,14 +24,19 @@ export const AUDIT_ACTIONS = [
   'staff.sign_in_failed',
   'staff.signed_out',
   'staff.signed_out_everywhere',
+  'staff.second_factor_enrolled',
+  'staff.second_factor_removed',
+  'staff.second_factor_reset',
+  'staff.recovery_code_used',
+  'setting.second_factor_required',
   'backup.downloaded',
   'backup.restored',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`. */
-export const AUDIT_TARGET_TYPES = ['plant', 'token', 'webhook', 'staff', 'backup'] as const;
+/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`, `setting:second-factor-required`. */
+export const AUDIT_TARGET_TYPES = ['plant', 'token', 'webhook', 'staff', 'backup', 'setting'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**

@@ -15,7 +15,7 @@ import { TokenScopeError } from './tokens/api-tokens';
 import { PasswordLinkError } from './passwords/links';
 import { PasswordRuleError } from './passwords/policy';
 import type { Role } from './scopes';
-import { currentStaff, type Staff } from './sessions/current-staff';
+import { currentStaff, enrollingStaff, type Staff } from './sessions/current-staff';
 import { DuplicateEmailError } from './accounts/directory';
 
 export const SIGNED_OUT = 'Your sign-in has ended. Sign in again, then retry.';
@@ -38,6 +38,8 @@ export type ServerActionDefinition<R extends ActionRole, Args extends z.ZodType<
   args: Args;
   /** The action's refusal in its own result type; `error` is the refusal `run` threw, when it was one. */
   refuse: (message: string, error?: Error) => Result;
+  /** The enrolment of a second factor's own actions: a signed-in account the store asks for one may call them before it has one. */
+  beforeSecondFactor?: true;
   run: (args: z.output<Args>, caller: ActionCaller<R>) => Promise<Result>;
 };
 
@@ -49,9 +51,9 @@ export type ServerActionDefinition<R extends ActionRole, Args extends z.ZodType<
 export function serverAction<const R extends ActionRole, Args extends z.ZodType<unknown[], unknown[]>, Result>(
   definition: ServerActionDefinition<R, Args, Result>,
 ): (...args: z.input<Args>) => Promise<Result> {
-  const { name, role, args: schema, refuse, run } = definition;
+  const { name, role, args: schema, refuse, run, beforeSecondFactor } = definition;
   return async (...args) => {
-    const caller = await callerOf(name, role);
+    const caller = await callerOf(name, role, beforeSecondFactor === true);
     if (typeof caller === 'string') return refuse(caller);
     const parsed = schema.safeParse(args, { error: notUnderstoodAtAnArgument });
     if (!parsed.success) {
@@ -75,9 +77,9 @@ export function serverAction<const R extends ActionRole, Args extends z.ZodType<
 }
 
 /** The caller, or the refusal to answer them with (logged). Anyone's calls need no session. */
-async function callerOf(action: string, role: ActionRole): Promise<ActionCaller<ActionRole> | string> {
+async function callerOf(action: string, role: ActionRole, beforeSecondFactor: boolean): Promise<ActionCaller<ActionRole> | string> {
   if (role === 'anyone') return { request: await incomingRequest() };
-  const staff = await currentStaff();
+  const staff = beforeSecondFactor ? ((await enrollingStaff())?.staff ?? null) : await currentStaff();
   if (!staff) {
     log.warn('server action refused: not signed in', { action });
     return SIGNED_OUT;

@@ -346,6 +346,8 @@ export type CarriedAccess = {
   webhooksDisabled: string[];
   /** Webhook endpoints whose signing secrets differ (rotated): the replaced database's are kept. */
   webhookSecretsReplaced: string[];
+  /** Accounts whose second factor differs (removed, reset, set up again), or whose codes were used: the replaced database's is kept. */
+  secondFactorsReplaced: string[];
 };
 
 /** Backups and restores taken by this app (npm run db, and the server's scheduled backups). */

@@ -27,6 +27,7 @@ import { nextAuthRequest } from '../auth/sessions/next-auth-endpoints';
 import { returnPathOn } from '../auth/sessions/return-path';
 import { isCallbackUrlCookie } from '../auth/sessions/server-session';
 import { busySecondsOf } from '../auth/sessions/sign-in-refusal';
+import { secondStepTokenOf } from '../auth/second-factor/second-step';
 
 /** Room for an email, a password of up to 1,024 characters, a CSRF token and a return path. */
 export const AUTH_BODY_LIMIT_BYTES = 8 * 1024;
@@ -70,8 +71,9 @@ export async function handleAuthRequest(request: Request, context: RouteContext)
     );
     const refusal = answer.signInError();
     if (refusal !== null && busySecondsOf(refusal) !== null) return uncached(errorResponse(new PasswordHashingBusyError()));
-    // A sign-in that succeeded gives its attempt back: the allowance is for failures.
-    if (attempt && answer.startsSession()) attempt.succeeded();
+    // A sign-in that succeeded gives its attempt back: the allowance is for failures. So does a
+    // right password that the second factor's code is to follow (the code is counted in its turn).
+    if (attempt && (answer.startsSession() || (refusal !== null && secondStepTokenOf(refusal) !== null))) attempt.succeeded();
     return uncached(answer.toResponse(origin === UNNAMED_ORIGIN ? UNNAMED_ORIGIN : null));
   } catch (error) {
     if (!(error instanceof ApiError)) {

@@ -24,6 +24,11 @@ const ACTIONS: Record<string, { page: string; access: 'public' | 'staff' | 'admi
   enableAccountAction: { page: '/staff', access: 'admin' },
   setRoleAction: { page: '/staff', access: 'admin' },
   resetPasswordAction: { page: '/staff', access: 'admin' },
+  resetSecondFactorAction: { page: '/staff', access: 'admin' },
+  setSecondFactorRequirementAction: { page: '/staff', access: 'admin' },
+  startEnrolmentAction: { page: '/account', access: 'staff' },
+  confirmEnrolmentAction: { page: '/account', access: 'staff' },
+  removeSecondFactorAction: { page: '/account', access: 'staff' },
   createEndpointAction: { page: '/webhooks', access: 'admin' },
   setEndpointEnabledAction: { page: '/webhooks', access: 'admin' },
   sendTestEventAction: { page: '/webhooks', access: 'admin' },
@@ -128,6 +133,7 @@ describe('server actions', () => {
     expect((await callAction(asAdmin, '/staff', 'disableAccountAction', id)).value).toEqual({ ok: true });
     expect((await callAction(asAdmin, '/staff', 'enableAccountAction', id)).value).toEqual({ ok: true });
     expect((await callAction(asAdmin, '/staff', 'resetPasswordAction', id)).value).toMatchObject({ ok: true, linkPath: expect.stringMatching(/^\/set-password#/) });
+    expect((await callAction(asAdmin, '/staff', 'resetSecondFactorAction', id)).value).toEqual({ ok: false, message: 'That account has no second factor (any more).' });
     expect(await db().user.findUniqueOrThrow({ where: { id } })).toMatchObject({ role: 'admin', disabledAt: null, passwordHash: null });
     // Nonsense arguments are refused with a reason, not a fault.
     expect((await callAction(asAdmin, '/staff', 'setRoleAction', id, 'owner')).value).toEqual({ ok: false, message: 'role: must be admin or staff' });
@@ -177,7 +183,13 @@ function argumentsFor(name: string, accountId: string): unknown[] {
     case 'changePasswordAction':
       return [{ kind: 'idle' }, form({ currentPassword: 'whatever it was', newPassword: 'a brand new passphrase' })];
     case 'signOutEverywhereAction':
+    case 'startEnrolmentAction':
       return [];
+    case 'confirmEnrolmentAction':
+    case 'removeSecondFactorAction':
+      return [{ kind: 'idle' }, form({ code: '123456' })];
+    case 'setSecondFactorRequirementAction':
+      return [{ kind: 'idle' }, form({ required: 'everyone' })];
     case 'addStaffMemberAction':
       return [{ kind: 'idle' }, form({ email: `refused-${Date.now()}@example.com`, role: 'admin' })];
     case 'setRoleAction':

@@ -33,7 +33,7 @@ const MALFORMED: unknown[][] = [
 ];
 
 /** Actions that take no arguments: `[]` is what their page sends, so it would do their work. */
-const TAKES_NO_ARGUMENTS = new Set(['signOutEverywhereAction']);
+const TAKES_NO_ARGUMENTS = new Set(['signOutEverywhereAction', 'startEnrolmentAction']);
 const malformedFor = (name: string) => MALFORMED.filter((args) => !(args.length === 0 && TAKES_NO_ARGUMENTS.has(name)));
 
 type Action = { name: string; file: string; page: string };

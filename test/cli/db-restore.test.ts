@@ -10,6 +10,8 @@ import { describe, expect } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { changePassword, disableAccount, endSessions, resetPassword, setAccountRole } from '../../lib/auth/accounts/changes';
 import { setPasswordWithLink } from '../../lib/auth/passwords/links';
+import { confirmEnrolment, removeSecondFactor, spendSecondFactorCode, startEnrolment } from '../../lib/auth/second-factor/factors';
+import { codeAt } from '../../lib/auth/second-factor/totp';
 import { createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '../../lib/webhooks/endpoints';
 import { browser, newAccount, signIn, type TestAccount } from '../support/accounts';
@@ -192,6 +194,50 @@ if (testEngine() === 'postgresql') {
       expect(restore.status, restore.stderr).toBe(0);
       expect(restore.stdout).toContain('  admins made staff: 1\n');
       expect(restore.stdout).toContain('No account is an active admin now: make one with npm run user -- set-role EMAIL admin (or enable one).');
+    });
+
+    test('keeps second factors removed, reset, set up again or used after the backup', async ({ makeDatabase, makeTempDir }) => {
+      const target = await makeDatabase();
+      const soon = Date.now() + 30_000;
+      type Made = { id: string; secret: string; codes: string[] };
+      const made = await usingDatabase(target.url, async () => {
+        const result = {} as Record<'reset' | 'again' | 'recovered' | 'coded' | 'kept', Made>;
+        for (const name of ['reset', 'again', 'recovered', 'coded', 'kept'] as const) {
+          const account = await newAccount('staff', `factor-${name}`);
+          const { secret } = await startEnrolment(account.id, account.email);
+          result[name] = { id: account.id, secret, codes: await confirmEnrolment(account.id, codeAt(secret, Date.now()), OPERATOR_COMMAND) };
+        }
+        return result;
+      });
+      const file = path.join(makeTempDir(), 'factors.db');
+      expect((await db(target.url, 'backup', '--out', file)).status).toBe(0);
+      const rows = () => target.execute('SELECT "userId", "secret", "confirmedAt", "lastUsedStep" FROM "SecondFactor" ORDER BY "userId"');
+      const usedCodes = () => target.execute('SELECT "userId", "hash" FROM "RecoveryCode" WHERE "usedAt" IS NOT NULL ORDER BY "userId", "hash"');
+      // After the backup: a reset, a reset and a new factor, a recovery code used, a code accepted.
+      await usingDatabase(target.url, async () => {
+        await removeSecondFactor(made.reset.id, 'reset', OPERATOR_COMMAND);
+        await removeSecondFactor(made.again.id, 'reset', OPERATOR_COMMAND);
+        const { secret } = await startEnrolment(made.again.id, 'again@example.com');
+        await confirmEnrolment(made.again.id, codeAt(secret, Date.now()), OPERATOR_COMMAND);
+        expect(await spendSecondFactorCode(made.recovered.id, made.recovered.codes[0], OPERATOR_COMMAND)).toMatchObject({ ok: true });
+        expect(await spendSecondFactorCode(made.coded.id, codeAt(made.coded.secret, soon), OPERATOR_COMMAND, soon)).toMatchObject({ ok: true });
+      });
+      const [factorsThen, codesThen] = [await rows(), await usedCodes()];
+      expect(factorsThen.map((row) => (row as { userId: string }).userId)).not.toContain(made.reset.id);
+
+      const restore = await db(target.url, 'restore', file);
+      expect(restore.status, restore.stderr).toBe(0);
+      expect(restore.stdout).toContain('  second factors removed, reset or used: 4\n');
+      // The restored store holds the factors as the replaced database did: none for the reset one,
+      // the new one, the recovery code used, the later step.
+      expect(await rows()).toEqual(factorsThen);
+      expect(await usedCodes()).toEqual(codesThen);
+      await usingDatabase(target.url, async () => {
+        expect(await spendSecondFactorCode(made.recovered.id, made.recovered.codes[0], OPERATOR_COMMAND)).toEqual({ ok: false, reason: 'wrong' });
+        expect(await spendSecondFactorCode(made.coded.id, codeAt(made.coded.secret, soon), OPERATOR_COMMAND, soon)).toEqual({ ok: false, reason: 'replayed' });
+        expect(await spendSecondFactorCode(made.reset.id, codeAt(made.reset.secret, soon), OPERATOR_COMMAND, soon)).toEqual({ ok: false, reason: 'no factor' });
+        expect(await spendSecondFactorCode(made.kept.id, made.kept.codes[0], OPERATOR_COMMAND)).toMatchObject({ ok: true });
+      });
     });
 
     test('refuses, changing nothing, when the database it would replace cannot be read', async ({ makeDatabase }) => {

@@ -4,7 +4,11 @@
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { operatorScript } from '../support/cli';
-import { createTestDatabase, testEngine, type TestDatabase } from '../support/database';
+import { createTestDatabase, testEngine, usingDatabase, type TestDatabase } from '../support/database';
+import { OPERATOR_COMMAND } from '../../lib/audit/context';
+import { createUser } from '../../lib/auth/accounts/directory';
+import { confirmEnrolment, startEnrolment } from '../../lib/auth/second-factor/factors';
+import { codeAt } from '../../lib/auth/second-factor/totp';
 
 let database: TestDatabase;
 beforeAll(async () => {
@@ -110,5 +114,39 @@ describe('npm run user', () => {
     expect(rows.find((row) => row.startsWith('founder@example.com'))).toMatch(/^founder@example\.com\s+staff\s+active\s+-\s+\d{4}-/);
     expect(rows.find((row) => row.startsWith('piped@example.com'))).toMatch(/\s+admin\s+active\s+/);
     expect(rows.find((row) => row.startsWith('visible@example.com'))).toMatch(/\s+staff\s+active\s+/);
+  });
+
+  it('2fa reset removes a second factor and its recovery codes, ends the sessions, and is audited', async () => {
+    const id = await usingDatabase(database.url, async () => {
+      const { account } = await createUser({ email: 'lost-phone@example.com', password: 'a phone left on the bus' });
+      const { secret } = await startEnrolment(account.id, account.email);
+      await confirmEnrolment(account.id, codeAt(secret, Date.now()), OPERATOR_COMMAND);
+      return account.id;
+    });
+    const version = async () => Number(((await database.execute(`SELECT "sessionVersion" FROM "User" WHERE "id" = '${id}'`))[0] as { sessionVersion: number }).sessionVersion);
+    const before = await version();
+
+    const reset = await user(['2fa', 'reset', '--email', 'lost-phone@example.com']);
+    expect(reset.status, reset.stderr).toBe(0);
+    expect(reset.stdout).toContain('Reset the second factor of lost-phone@example.com: signed out everywhere');
+    expect(await database.execute(`SELECT "userId" FROM "SecondFactor" WHERE "userId" = '${id}'`)).toEqual([]);
+    expect(await database.execute(`SELECT "hash" FROM "RecoveryCode" WHERE "userId" = '${id}'`)).toEqual([]);
+    expect(await version()).toBe(before + 1);
+    expect(await database.execute(`SELECT "actorType", "actorName" FROM "AuditEvent" WHERE "action" = 'staff.second_factor_reset' AND "targetId" = '${id}'`)).toEqual([
+      { actorType: 'system', actorName: 'cli' },
+    ]);
+
+    const again = await user(['2fa', 'reset', '--email', 'lost-phone@example.com']);
+    expect(again.status).toBe(0);
+    expect(again.stdout).toContain('lost-phone@example.com has no second factor: nothing to reset.');
+    for (const [args, status, message] of [
+      [['2fa'], 2, '2fa takes: reset --email EMAIL'],
+      [['2fa', 'reset'], 2, '2fa reset takes --email EMAIL'],
+      [['2fa', 'reset', '--email', 'ghost@example.com'], 1, 'No staff account has the email ghost@example.com'],
+    ] as const) {
+      const run = await user([...args]);
+      expect(run.status, args.join(' ')).toBe(status);
+      expect(run.stderr).toContain(message);
+    }
   });
 });

@@ -11,6 +11,10 @@ import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { createUser, StaffEmail } from '@/lib/auth/accounts/directory';
 import { mailConfigured } from '@/lib/mail/config';
 import type { AddStaffState, StaffActionOutcome } from '@/components/staff/staff-actions';
+import type { RequirementState } from '@/components/staff/second-factor-requirement';
+import { removeSecondFactor } from '@/lib/auth/second-factor/factors';
+import { setSecondFactorRequirement } from '@/lib/auth/second-factor/policy';
+import { REQUIREMENTS } from '@/lib/auth/second-factor/requirement';
 
 const NewMember = z.object({ email: z.string().trim().pipe(StaffEmail), role: z.enum(ROLES, { error: 'must be admin or staff' }) });
 
@@ -80,5 +84,28 @@ export const resetPasswordAction = serverAction({
   refuse: refuseChange,
   async run([id], { context }) {
     return changed(await resetPassword(id, context));
+  },
+});
+
+export const resetSecondFactorAction = serverAction({
+  name: 'resetSecondFactor',
+  role: 'admin',
+  args: z.tuple([z.string()]),
+  refuse: refuseChange,
+  async run([id], { context }) {
+    if (!(await removeSecondFactor(id, 'reset', context))) return refuseChange('That account has no second factor (any more).');
+    return changed();
+  },
+});
+
+export const setSecondFactorRequirementAction = serverAction({
+  name: 'setSecondFactorRequirement',
+  role: 'admin',
+  args: formArguments((form) => ({ required: form.get('required') ?? '' }), z.object({ required: z.enum(REQUIREMENTS, { error: 'must be off, admins or everyone' }) })),
+  refuse: (message): RequirementState => ({ kind: 'error', message }),
+  async run([, { required }], { context }): Promise<RequirementState> {
+    await setSecondFactorRequirement(required, context);
+    revalidatePath('/staff');
+    return { kind: 'saved', required };
   },
 });

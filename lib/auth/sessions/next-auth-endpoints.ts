@@ -9,6 +9,7 @@
 // (lib/http/next-auth-route.ts), and so does the server's door for a password attempt
 // (lib/http/sign-in-door.ts), so the two cannot disagree on what a password attempt is.
 import { ApiError } from '../../errors';
+import { SECOND_FACTOR_PROVIDER_ID } from '../second-factor/second-step';
 
 /** The Credentials provider's id: the second segment of its callback, /api/auth/callback/credentials. */
 export const CREDENTIALS_PROVIDER_ID = 'credentials';
@@ -16,9 +17,9 @@ export const CREDENTIALS_PROVIDER_ID = 'credentials';
 type Endpoint = {
   /** The methods next-auth answers on it (Next answers OPTIONS itself, and hands HEAD to GET, which next-auth refuses). */
   methods: readonly ('GET' | 'POST')[];
-  /** The provider next-auth reads from the second segment, when it reads one. */
-  provider?: string;
-  /** A POST checks a password: admitted by the address's allowance first. */
+  /** The providers next-auth reads from the second segment, when it reads one. */
+  providers?: readonly string[];
+  /** A POST checks a password (or a second factor's code): admitted by the address's allowance first. */
   checksPassword?: true;
   /** Answered 204 without next-auth (its `_log`, which writes what a client posts into the error log). */
   dropped?: true;
@@ -41,8 +42,8 @@ const ENDPOINTS = new Map<string, Endpoint>([
   ['error', { methods: ['GET'] }],
   ['verify-request', { methods: ['GET'] }],
   ['_log', { methods: ['POST'], dropped: true }],
-  // The sign-in form's POST: the one endpoint that checks a password.
-  ['callback', { methods: ['POST'], provider: CREDENTIALS_PROVIDER_ID, checksPassword: true }],
+  // The sign-in form's POSTs: the password, and the second factor's code (counted as a password is).
+  ['callback', { methods: ['POST'], providers: [CREDENTIALS_PROVIDER_ID, SECOND_FACTOR_PROVIDER_ID], checksPassword: true }],
 ]);
 
 export type NextAuthRequest = {
@@ -56,7 +57,8 @@ export type NextAuthRequest = {
 function endpointAt(segments: readonly string[]): Endpoint | undefined {
   const [action = '', provider, ...more] = segments;
   const endpoint = ENDPOINTS.get(action);
-  return endpoint && more.length === 0 && provider === endpoint.provider ? endpoint : undefined;
+  const providerMatches = endpoint?.providers ? provider !== undefined && endpoint.providers.includes(provider) : provider === undefined;
+  return endpoint && more.length === 0 && providerMatches ? endpoint : undefined;
 }
 
 /**

@@ -10,6 +10,7 @@ import { CREDENTIALS_PROVIDER_ID } from './next-auth-endpoints';
 import { resolveAuthSecret } from './secret';
 import { SESSION_MAX_AGE_SECONDS, encodeWithinMaxAge, newSessionClaims, sessionEndReason } from './rules';
 import { authorizeStaff } from './sign-in';
+import { secondStepProvider } from '../second-factor/provider';
 import { log } from '../../log';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { settings } from '../../settings';
@@ -39,6 +40,7 @@ export function authOptions(): NextAuthOptions {
         credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
         authorize: authorizeStaff,
       }),
+      secondStepProvider(),
     ],
     callbacks: {
       // Wherever a request says to go next, it is a path on this site, and it is sent as a path:

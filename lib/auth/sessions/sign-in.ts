@@ -27,6 +27,8 @@ import {
   tooManyAttemptsError,
 } from './sign-in-refusal';
 import { findUserByEmail } from '../accounts/directory';
+import { secondStepFor } from '../second-factor/sign-in-step';
+import { isSecondStepError } from '../second-factor/second-step';
 
 // RFC 5321's limit on an address; no account can have a longer one (lib/auth/accounts/directory.ts).
 export const EMAIL_MAX_LENGTH = 254;
@@ -87,11 +89,17 @@ export async function authorizeStaff(
       );
       throw accountDisabledError();
     }
+    // An account with a second factor is signed in by the second step, with its code.
+    const secondStep = await secondStepFor(user);
+    if (secondStep) {
+      log.info('sign-in needs the second factor', { email, userId: user.id, address });
+      throw secondStep;
+    }
     const sessionVersion = await recordSignIn(user.id, { actor, ...requestDetails });
     log.info('sign-in succeeded', { email, userId: user.id, address });
     return { id: user.id, email: user.email, sessionVersion };
   } catch (error) {
-    if (isTooManyAttemptsError(error) || isSignInBusyError(error) || (error instanceof Error && isAccountDisabled(error.message))) throw error;
+    if (isTooManyAttemptsError(error) || isSignInBusyError(error) || isSecondStepError(error) || (error instanceof Error && isAccountDisabled(error.message))) throw error;
     if (error instanceof PasswordHashingBusyError) {
       log.info('sign-in refused', { reason: 'password hashing busy', email, address });
       throw signInBusyError(error.retryAfterSeconds);

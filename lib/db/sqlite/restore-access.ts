@@ -15,7 +15,9 @@
 //   - a webhook endpoint disabled in the replaced database, or deleted from it (its audit trail
 //     says so), is disabled: it would otherwise receive the store's changes again;
 //   - where an endpoint's signing secrets differ, they are the replaced database's, as passwords
-//     are: a secret rotated out (perhaps because it leaked) must not sign again.
+//     are: a secret rotated out (perhaps because it leaked) must not sign again;
+//   - where an account's second factor differs (removed, reset, set up again), it is the replaced
+//     database's, and recovery codes and codes used there stay used (restore-second-factors.ts).
 // Access granted after the backup is not carried (a restore goes back to the backup's grants), and
 // a row the replaced database does not have is left as the backup has it: the store never deletes
 // accounts or tokens, so such a row means the replaced database is another store's (a new one on a
@@ -25,6 +27,7 @@ import type Database from 'better-sqlite3';
 import type { AuditRow, CarriedAccess } from '../stores';
 import { auditValues, INSERT_AUDIT } from './change-records';
 import { fromSqliteTime } from './connection';
+import { carrySecondFactors, readSecondFactors, type SecondFactorsAtRest } from './restore-second-factors';
 
 type WebhookSecrets = { secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null };
 
@@ -45,6 +48,8 @@ export type EndedAccess = {
   webhookSecrets: Map<string, WebhookSecrets>;
   /** Endpoints the audit trail records as deleted. */
   deletedWebhooks: Set<string>;
+  /** Second factors and their recovery codes, as stored. */
+  secondFactors: SecondFactorsAtRest;
 };
 
 const ADMIN = 'admin';
@@ -63,6 +68,7 @@ export function readEndedAccess(replaced: Database.Database): EndedAccess {
     deletedWebhooks: new Set(
       (replaced.prepare(`SELECT DISTINCT "targetId" FROM "AuditEvent" WHERE "action" = 'webhook.deleted' AND "targetType" = 'webhook'`).pluck().all() as string[]),
     ),
+    secondFactors: readSecondFactors(replaced),
   };
 }
 
@@ -79,6 +85,7 @@ export function carryEndedAccess(restored: Database.Database, ended: EndedAccess
     passwordLinksEnded: [],
     webhooksDisabled: [],
     webhookSecretsReplaced: [],
+    secondFactorsReplaced: [],
   };
 
   const revoke = restored.prepare('UPDATE "ApiToken" SET "revokedAt" = ? WHERE "id" = ?');
@@ -148,6 +155,9 @@ export function carryEndedAccess(restored: Database.Database, ended: EndedAccess
     replaceSecrets.run(replaced.secret, replaced.previousSecret, replaced.previousSecretExpiresAt, id);
     carried.webhookSecretsReplaced.push(id);
   }
+
+  const both = new Set((restored.prepare('SELECT "id" FROM "User"').pluck().all() as string[]).filter((id) => ended.accounts.has(id)));
+  carried.secondFactorsReplaced.push(...carrySecondFactors(restored, ended.secondFactors, both));
   return carried;
 }
 
