@@ -1,7 +1,8 @@
-// The one place that picks the database engine: DATABASE_URL names it (lib/db/url.ts), and engine()
-// answers with everything that engine implements (the Engine of lib/db/stores.ts). Nothing outside
-// lib/db asks which engine it is on; code that differs per engine lives in lib/db/sqlite or
-// lib/db/postgresql, reached only from here (npm run lint checks that).
+// Where the process's database engine is picked: DATABASE_URL names it (lib/db/url.ts), and engine()
+// answers with everything that engine implements (the Engine of lib/db/stores.ts), its Prisma client
+// included. Beside it, engineTools(url) (lib/db/engine-tools.ts) picks what is done to a database
+// before or without serving it. Nothing else asks which engine it is on; code that differs per engine
+// lives in lib/db/sqlite or lib/db/postgresql, reached only from the two (npm run lint checks that).
 import 'server-only';
 import { processWide } from '../process-wide';
 import { postgresqlEngine } from './postgresql/engine';
@@ -19,9 +20,11 @@ import { databaseEngine } from './url';
 // process-wide already.
 const chosen = processWide('database-engine', () => ({ current: undefined as DatabaseEngine | undefined }));
 
+const ENGINES: Record<DatabaseEngine, Engine> = { sqlite: sqliteEngine, postgresql: postgresqlEngine };
+
 /** The process's engine: its plants, deliveries, sign-in throttle, rate counter, token use and account statements. */
 export function engine(): Engine {
-  const picked = (chosen.current ??= databaseEngine()) === 'sqlite' ? sqliteEngine : postgresqlEngine;
+  const picked = ENGINES[(chosen.current ??= databaseEngine())];
   // With tracing on, every store operation is a span (lib/db/traced-engine.ts); off, not even a wrapper.
   return tracingOn() ? tracedEngine(picked) : picked;
 }
