@@ -6,6 +6,10 @@ import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { currentStaff } from '@/lib/auth/sessions/current-staff';
 import { countUsers } from '@/lib/auth/accounts/directory';
 import { isDatabaseUnavailable } from '@/lib/db/unavailable';
+import { OidcSignIn } from '@/components/oidc-sign-in';
+import { oidcProviderName } from '@/lib/auth/oidc/config';
+import { passwordSignInAdminsOnly } from '@/lib/auth/oidc/password-sign-in';
+import { isOidcRefusal, oidcRefusalText } from '@/lib/auth/oidc/refusals';
 
 /** Whether no staff account exists yet; false when the database does not answer, so the form still shows (and a sign-in then says it is not possible right now). */
 async function isFirstRun(): Promise<boolean> {
@@ -17,12 +21,34 @@ async function isFirstRun(): Promise<boolean> {
   }
 }
 
+/** Whether password sign-in is for admins only; false when the database does not answer, as isFirstRun. */
+async function passwordsForAdminsOnly(): Promise<boolean> {
+  try {
+    return await passwordSignInAdminsOnly();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return false;
+    throw error;
+  }
+}
+
 export const metadata: Metadata = { title: 'Sign in · Plant Store' };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
-  const callbackUrl = safeReturnPath((await searchParams).callbackUrl);
+  const query = await searchParams;
+  const callbackUrl = safeReturnPath(query.callbackUrl);
   if (await currentStaff()) redirect(callbackUrl);
   const firstRun = await isFirstRun();
+  const providerName = oidcProviderName();
+  const adminsOnly = providerName !== null && (await passwordsForAdminsOnly());
+  const error = typeof query.error === 'string' ? query.error : null;
+  const provider = providerName && (
+    <OidcSignIn
+      providerName={providerName}
+      callbackUrl={callbackUrl}
+      refusal={isOidcRefusal(error) ? oidcRefusalText(error, providerName) : null}
+      passwordsForAdminsOnly={adminsOnly}
+    />
+  );
 
   return (
     <BrandedMain>
@@ -35,7 +61,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           </pre>
         </section>
       )}
-      <LoginForm callbackUrl={callbackUrl} />
+      {adminsOnly && provider}
+      <LoginForm callbackUrl={callbackUrl} adminsOnly={adminsOnly} />
+      {!adminsOnly && provider}
     </BrandedMain>
   );
 }

@@ -18,3 +18,6 @@ export type StaffActions = {
   setRoleAction: (id: string, role: Role) => Promise<StaffActionOutcome>;
   resetPasswordAction: (id: string) => Promise<StaffActionOutcome>;
 };
+
+/** Turns password sign-in for admins only on (true) or off. */
+export type SignInPolicyAction = (adminsOnly: boolean) => Promise<StaffActionOutcome>;

@@ -23,14 +23,15 @@ export const AUDIT_ACTIONS = [
   'staff.sign_in_failed',
   'staff.signed_out',
   'staff.signed_out_everywhere',
+  'settings.changed',
   'backup.downloaded',
   'backup.restored',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`. */
-export const AUDIT_TARGET_TYPES = ['plant', 'token', 'webhook', 'staff', 'backup'] as const;
+/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`, `setting:password_sign_in`. */
+export const AUDIT_TARGET_TYPES = ['plant', 'token', 'webhook', 'staff', 'backup', 'setting'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 
 /**

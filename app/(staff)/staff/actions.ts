@@ -9,6 +9,7 @@ import { passwordLinkPath } from '@/lib/auth/passwords/links';
 import { ROLES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { createUser, StaffEmail } from '@/lib/auth/accounts/directory';
+import { setPasswordSignInAdminsOnly } from '@/lib/auth/oidc/password-sign-in';
 import type { AddStaffState, StaffActionOutcome } from '@/components/staff/staff-actions';
 
 const NewMember = z.object({ email: z.string().trim().pipe(StaffEmail), role: z.enum(ROLES, { error: 'must be admin or staff' }) });
@@ -73,5 +74,16 @@ export const resetPasswordAction = serverAction({
   refuse: refuseChange,
   async run([id], { context }) {
     return changed(await resetPassword(id, context));
+  },
+});
+
+export const setPasswordSignInAction = serverAction({
+  name: 'setPasswordSignIn',
+  role: 'admin',
+  args: z.tuple([z.boolean({ error: 'must be true or false' })]),
+  refuse: refuseChange,
+  async run([adminsOnly], { context }) {
+    await setPasswordSignInAdminsOnly(adminsOnly, context);
+    return changed();
   },
 });

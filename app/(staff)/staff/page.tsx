@@ -2,7 +2,10 @@ import type { Metadata } from 'next';
 import { StaffManager } from '@/components/staff/staff-manager';
 import { requireAdmin } from '@/lib/auth/sessions/current-staff';
 import { listAccounts } from '@/lib/auth/accounts/directory';
-import { addStaffMemberAction, disableAccountAction, enableAccountAction, resetPasswordAction, setRoleAction } from './actions';
+import { SignInPolicy } from '@/components/staff/sign-in-policy';
+import { oidcProviderName } from '@/lib/auth/oidc/config';
+import { passwordSignInAdminsOnly } from '@/lib/auth/oidc/password-sign-in';
+import { addStaffMemberAction, disableAccountAction, enableAccountAction, resetPasswordAction, setPasswordSignInAction, setRoleAction } from './actions';
 
 export const metadata: Metadata = { title: 'Staff · Plant Store' };
 
@@ -17,10 +20,13 @@ export default async function StaffPage() {
     lastSignInAt: account.lastSignInAt?.toISOString() ?? null,
   }));
   return (
-    <StaffManager
-      accounts={accounts}
-      me={admin.id}
-      actions={{ addStaffMemberAction, disableAccountAction, enableAccountAction, setRoleAction, resetPasswordAction }}
-    />
+    <>
+      <StaffManager
+        accounts={accounts}
+        me={admin.id}
+        actions={{ addStaffMemberAction, disableAccountAction, enableAccountAction, setRoleAction, resetPasswordAction }}
+      />
+      <SignInPolicy providerName={oidcProviderName()} adminsOnly={await passwordSignInAdminsOnly()} setAdminsOnly={setPasswordSignInAction} />
+    </>
   );
 }

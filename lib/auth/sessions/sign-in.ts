@@ -27,6 +27,8 @@ import {
   tooManyAttemptsError,
 } from './sign-in-refusal';
 import { findUserByEmail } from '../accounts/directory';
+import { passwordSignInAdminsOnly } from '../oidc/password-sign-in';
+import { PASSWORD_SIGN_IN_ADMINS_ONLY } from '../oidc/refusals';
 
 // RFC 5321's limit on an address; no account can have a longer one (lib/auth/accounts/directory.ts).
 export const EMAIL_MAX_LENGTH = 254;
@@ -87,11 +89,17 @@ export async function authorizeStaff(
       );
       throw accountDisabledError();
     }
+    // Only once the password is right too: password sign-in may be for admins only (lib/auth/oidc/password-sign-in.ts).
+    if (user.role !== 'admin' && (await passwordSignInAdminsOnly())) {
+      log.info('sign-in refused', { reason: 'password sign-in is for admins only', email, userId: user.id, address });
+      await recordFailedSignIn(email, { targetId: user.id, after: { reason: 'password sign-in is for admins only' } }, { actor, ...requestDetails });
+      throw new Error(PASSWORD_SIGN_IN_ADMINS_ONLY);
+    }
     const sessionVersion = await recordSignIn(user.id, { actor, ...requestDetails });
     log.info('sign-in succeeded', { email, userId: user.id, address });
     return { id: user.id, email: user.email, sessionVersion };
   } catch (error) {
-    if (isTooManyAttemptsError(error) || isSignInBusyError(error) || (error instanceof Error && isAccountDisabled(error.message))) throw error;
+    if (isTooManyAttemptsError(error) || isSignInBusyError(error) || (error instanceof Error && (isAccountDisabled(error.message) || error.message === PASSWORD_SIGN_IN_ADMINS_ONLY))) throw error;
     if (error instanceof PasswordHashingBusyError) {
       log.info('sign-in refused', { reason: 'password hashing busy', email, address });
       throw signInBusyError(error.retryAfterSeconds);
