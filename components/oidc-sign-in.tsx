@@ -46,7 +46,7 @@ export function OidcSignIn({
       {passwordsForAdminsOnly ? (
         <>
           <h1 id="oidc-heading">Sign in</h1>
-          <p>Staff sign in with {providerName}: an admin has turned password sign-in off for everyone but admins.</p>
+          <p>{`Staff sign in with ${providerName}: an admin has turned password sign-in off for everyone but admins.`}</p>
         </>
       ) : (
         <h2 id="oidc-heading">Or use single sign-on</h2>
