@@ -25,7 +25,7 @@ test.describe('axe finds no serious or critical violations', () => {
 
     await page.getByLabel('Email').fill('nobody@example.com');
     await page.getByLabel('Password').fill('wrong password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(alertOf(page)).toHaveText('Wrong email or password.');
     expect(await seriousViolations(page)).toEqual([]);
   });
