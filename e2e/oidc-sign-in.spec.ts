@@ -3,10 +3,11 @@
 // first sign-in of an allowed domain makes the account; an existing account signs in, whatever the
 // case of its email; a domain not allowed and a disabled account are refused in words; and an answer
 // whose `state` was tampered with is refused, with the page saying to start again.
+import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { addMember, anotherBrowser } from './support/accounts';
-import { alertOf, expect, test, uniqueId } from './support/fixtures';
-import { MEMBER_EMAIL, OIDC_ALLOWED_DOMAIN, OIDC_NAME } from './support/staff';
+import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
+import { MEMBER_EMAIL, MEMBER_PASSWORD, OIDC_ALLOWED_DOMAIN, OIDC_NAME } from './support/staff';
 
 const BUTTON = `Sign in with ${OIDC_NAME}`;
 
@@ -106,4 +107,35 @@ test('an answer whose state was tampered with is refused, and the page says to s
   await page.goto('/login');
   await page.getByRole('button', { name: BUTTON }).click();
   await expect(page).toHaveURL('/');
+});
+
+test('an admin keeps password sign-in for admins only: the sign-in page leads with the provider and says why', async ({ page, signIn, browser, baseURL }) => {
+  await signIn('/staff');
+  const policy = page.getByRole('region', { name: 'Sign-in' });
+  await expect(policy).toContainText(`Everyone may sign in with a password or with ${OIDC_NAME}.`);
+  await policy.getByRole('button', { name: 'Password sign-in for admins only' }).click();
+  await policy.getByRole('button', { name: 'Yes, admins only' }).click();
+  await expect(policy).toContainText(`Password sign-in is for admins only: staff sign in with ${OIDC_NAME}.`);
+  try {
+    const staff = await anotherBrowser(browser, baseURL!);
+    await staff.page.goto('/login');
+    const lead = staff.page.getByRole('heading', { level: 1 });
+    await expect(lead).toHaveText('Sign in');
+    await expect(staff.page.getByText(`Staff sign in with ${OIDC_NAME}: an admin has turned password sign-in off for everyone but admins.`)).toBeVisible();
+    // The provider's button comes first, then the admins' password form.
+    const buttons = await staff.page.getByRole('button').allTextContents();
+    expect(buttons.indexOf(BUTTON)).toBeLessThan(buttons.indexOf('Sign in'));
+    await expect(staff.page.getByRole('heading', { name: 'Admins: sign in with a password' })).toBeVisible();
+    const axe = await new AxeBuilder({ page: staff.page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa']).analyze();
+    expect(axe.violations.filter((violation) => violation.impact === 'serious' || violation.impact === 'critical').map((violation) => violation.id)).toEqual([]);
+    // The server refuses a staff member's password, whatever the page shows.
+    await signInThroughForm(staff.page, MEMBER_EMAIL, MEMBER_PASSWORD);
+    await expect(alertOf(staff.page)).toHaveText('Password sign-in is for admins only. Use the single sign-on button instead.');
+    await staff.context.close();
+  } finally {
+    await page.goto('/staff');
+    await policy.getByRole('button', { name: 'Let staff use passwords again' }).click();
+    await policy.getByRole('button', { name: 'Yes, allow passwords' }).click();
+    await expect(policy).toContainText(`Everyone may sign in with a password or with ${OIDC_NAME}.`);
+  }
 });
