@@ -155,7 +155,7 @@ function settleOidc(values: Partial<Record<SettingName, unknown>>): Partial<Reco
   }
   // The redirect URI the provider sends people back to must be absolute, and registered there.
   if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) {
-    missing.OIDC_ISSUER = 'needs PUBLIC_URL: the redirect URI registered at the provider is PUBLIC_URL/api/auth/callback/oidc';
+    missing.OIDC_ISSUER = 'OIDC_ISSUER needs PUBLIC_URL: the redirect URI registered at the provider is PUBLIC_URL/api/auth/callback/oidc';
   }
   return Object.keys(missing).length > 0 ? missing : null;
 }
