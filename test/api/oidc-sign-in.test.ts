@@ -132,7 +132,7 @@ describe('answers that do not belong to this sign-in', () => {
     const issued = provider.tokensIssued;
     const email = `${unique('state')}@${ALLOWED}`;
     const address = newAddress();
-    const refused = await signInThroughProvider(server.url, email, { address, editCallback: (url) => url.searchParams.set('state', `${url.searchParams.get('state')}x`) });
+    const refused = await signInThroughProvider(server.url, email, { address, editCallback: (url) => url.searchParams.has('state') && url.searchParams.set('state', `${url.searchParams.get('state')}x`) });
     expect(refused).toMatchObject({ location: '/login?error=OidcTryAgain', signedIn: false });
     expect(provider.tokensIssued).toBe(issued);
     expect(await findAccountByEmail(email)).toBeNull();
