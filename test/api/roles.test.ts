@@ -24,6 +24,7 @@ const ACTIONS: Record<string, { page: string; access: 'public' | 'staff' | 'admi
   enableAccountAction: { page: '/staff', access: 'admin' },
   setRoleAction: { page: '/staff', access: 'admin' },
   resetPasswordAction: { page: '/staff', access: 'admin' },
+  setPasswordSignInAction: { page: '/staff', access: 'admin' },
   createEndpointAction: { page: '/webhooks', access: 'admin' },
   setEndpointEnabledAction: { page: '/webhooks', access: 'admin' },
   sendTestEventAction: { page: '/webhooks', access: 'admin' },
@@ -182,6 +183,8 @@ function argumentsFor(name: string, accountId: string): unknown[] {
       return [{ kind: 'idle' }, form({ email: `refused-${Date.now()}@example.com`, role: 'admin' })];
     case 'setRoleAction':
       return [accountId, 'admin'];
+    case 'setPasswordSignInAction':
+      return [true];
     case 'createEndpointAction':
       return [{ kind: 'idle' }, form({ url: 'https://127.0.0.1:9/refused', events: ['plant.created'] })];
     case 'setEndpointEnabledAction':
