@@ -4,6 +4,7 @@ import { postAuthForm, reachedDestination, type AuthAnswer } from '@/lib/api-cli
 import { safeReturnPath } from '@/lib/auth/sessions/return-path';
 import { isAccountDisabled, SIGN_IN_UNAVAILABLE, waitSecondsOf } from '@/lib/auth/sessions/sign-in-refusal';
 import { secondStepTokenOf } from '@/lib/auth/second-factor/second-step';
+import { PASSWORD_SIGN_IN_ADMINS_ONLY } from '@/lib/auth/oidc/refusals';
 import { Alert } from './notices';
 import { SecondStepForm } from './second-step-form';
 import { SubmitActions } from './submit-actions';
@@ -20,6 +21,7 @@ function refusalText(answer: AuthAnswer): string {
   if (error === null) return 'Could not sign in. Reload the page and try again.';
   if (error === SIGN_IN_UNAVAILABLE) return 'Signing in is not possible right now. Try again in a moment.';
   if (isAccountDisabled(error)) return 'This account is disabled. Ask an admin to enable it.';
+  if (error === PASSWORD_SIGN_IN_ADMINS_ONLY) return 'Password sign-in is for admins only. Use the single sign-on button instead.';
   const seconds = waitSecondsOf(error);
   if (seconds !== null) {
     return `Too many failed sign-ins for this email. Wait ${plural(seconds)} and try again.`;
@@ -28,7 +30,8 @@ function refusalText(answer: AuthAnswer): string {
   return 'Wrong email or password.';
 }
 
-export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
+/** The password form; `adminsOnly`: below the identity provider's button, for admins (its heading says so). */
+export function LoginForm({ callbackUrl, adminsOnly = false }: { callbackUrl: string; adminsOnly?: boolean }) {
   const [alert, setAlert] = useState('');
   const [busy, setBusy] = useState(false);
   // The pending sign-in's token, once the password was right and the account has a second factor.
@@ -72,7 +75,7 @@ export function LoginForm({ callbackUrl }: { callbackUrl: string }) {
     // POST, so a form sent before the page's script has run (a slow phone) never puts the password
     // in the address: the page answers it with the form again, empty.
     <form onSubmit={submit} method="post" className="card narrow">
-      <h1>Sign in</h1>
+      {adminsOnly ? <h2>Admins: sign in with a password</h2> : <h1>Sign in</h1>}
       <div className="field">
         <label htmlFor="email">Email</label>
         <input id="email" name="email" type="email" autoComplete="username" required />

@@ -14,8 +14,13 @@ test.describe('axe finds no serious or critical violations', () => {
 
     await page.getByLabel('Email').fill('nobody@example.com');
     await page.getByLabel('Password').fill('wrong password');
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(alertOf(page)).toHaveText('Wrong email or password.');
+    expect(await seriousViolations(page)).toEqual([]);
+
+    // A refusal sent back from the identity provider, in words.
+    await page.goto('/login?error=OidcTryAgain');
+    await expect(alertOf(page)).toContainText('did not match this sign-in');
     expect(await seriousViolations(page)).toEqual([]);
   });
 

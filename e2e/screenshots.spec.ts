@@ -208,3 +208,30 @@ test('second factor screenshots', async ({ page, browser, baseURL }) => {
     await iris.context.close();
   }
 });
+
+test('single sign-on screenshots', async ({ page, signIn, browser, baseURL }) => {
+  // The sign-in page with the provider's button, as a refusal from the provider leaves it.
+  await page.goto('/login?error=OidcDomainNotAllowed');
+  await expect(alertOf(page)).toBeVisible();
+  await page.screenshot(shot('sign-in-provider'));
+
+  // Password sign-in for admins only: the staff page's setting, and the sign-in page that leads with the provider.
+  await signIn('/staff');
+  const policy = page.getByRole('region', { name: 'Sign-in' });
+  await policy.getByRole('button', { name: 'Password sign-in for admins only' }).click();
+  await policy.getByRole('button', { name: 'Yes, admins only' }).click();
+  await expect(policy).toContainText('Password sign-in is for admins only');
+  await policy.screenshot({ path: 'docs/screenshots/staff-sign-in-setting.png' });
+  try {
+    const other = await browser.newContext({ baseURL, viewport: { width: 900, height: 700 } });
+    const signedOut = await other.newPage();
+    await signedOut.goto('/login');
+    await expect(signedOut.getByRole('button', { name: /^Sign in with / })).toBeEnabled();
+    await signedOut.screenshot(shot('sign-in-admins-only'));
+    await other.close();
+  } finally {
+    await policy.getByRole('button', { name: 'Let staff use passwords again' }).click();
+    await policy.getByRole('button', { name: 'Yes, allow passwords' }).click();
+    await expect(policy).toContainText('Everyone may sign in');
+  }
+});

@@ -4,7 +4,7 @@ import { STAFF_EMAIL } from './support/staff';
 test('a signed-out visitor is sent to /login and comes back where they were going', async ({ page }) => {
   await page.goto('/tokens');
   await expect(page).toHaveURL('/login?callbackUrl=%2Ftokens');
-  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Sign in', exact: true })).toBeVisible();
   await signInThroughForm(page);
   await expect(page).toHaveURL('/tokens');
   await expect(page.getByRole('heading', { name: 'API tokens' })).toBeVisible();
@@ -19,7 +19,7 @@ test('before the page\'s script runs, the sign-in form cannot be sent, and the p
   await page.getByLabel('Email').fill('nobody@example.com');
   await page.getByLabel('Password').fill('a password for nobody');
   // Disabled: neither a click nor Enter (the browser's implicit submission) sends the form.
-  await expect(page.getByRole('button', { name: 'Sign in' })).toBeDisabled();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeDisabled();
   await page.getByLabel('Password').press('Enter');
   await page.goto('/login?callbackUrl=%2Faccount');
   expect(sent.filter((line) => line.startsWith('POST '))).toEqual([]);
@@ -66,7 +66,7 @@ test('repeated failures slow further attempts down', async ({ page }) => {
   for (let attempt = 1; attempt <= 5; attempt++) {
     await signInThroughForm(page, email, `guess ${attempt}`);
     await expect(alertOf(page)).toHaveText('Wrong email or password.');
-    await expect(page.getByRole('button', { name: 'Sign in' })).toBeEnabled();
+    await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeEnabled();
   }
   // The sixth comes well within the 5 s the fifth failure imposed.
   await signInThroughForm(page, email, 'guess 6');

@@ -9,6 +9,10 @@ import { countUsers } from '@/lib/auth/accounts/directory';
 import { isDatabaseUnavailable } from '@/lib/db/unavailable';
 import { operatorCommand } from '@/lib/shared/operator-commands';
 import { mailConfigured } from '@/lib/mail/config';
+import { OidcSignIn } from '@/components/oidc-sign-in';
+import { oidcProviderName } from '@/lib/auth/oidc/config';
+import { passwordSignInAdminsOnly } from '@/lib/auth/oidc/password-sign-in';
+import { isOidcRefusal, oidcRefusalText } from '@/lib/auth/oidc/refusals';
 
 /** Whether no staff account exists yet; false when the database does not answer, so the form still shows (and a sign-in then says it is not possible right now). */
 async function isFirstRun(): Promise<boolean> {
@@ -20,12 +24,34 @@ async function isFirstRun(): Promise<boolean> {
   }
 }
 
+/** Whether password sign-in is for admins only; false when the database does not answer, as isFirstRun. */
+async function passwordsForAdminsOnly(): Promise<boolean> {
+  try {
+    return await passwordSignInAdminsOnly();
+  } catch (error) {
+    if (isDatabaseUnavailable(error)) return false;
+    throw error;
+  }
+}
+
 export const metadata: Metadata = { title: 'Sign in · Plant Store' };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<Record<string, string | string[]>> }) {
-  const callbackUrl = safeReturnPath((await searchParams).callbackUrl);
+  const query = await searchParams;
+  const callbackUrl = safeReturnPath(query.callbackUrl);
   if (await currentStaff()) redirect(callbackUrl);
   const firstRun = await isFirstRun();
+  const providerName = oidcProviderName();
+  const adminsOnly = providerName !== null && (await passwordsForAdminsOnly());
+  const error = typeof query.error === 'string' ? query.error : null;
+  const provider = providerName && (
+    <OidcSignIn
+      providerName={providerName}
+      callbackUrl={callbackUrl}
+      refusal={isOidcRefusal(error) ? oidcRefusalText(error, providerName) : null}
+      passwordsForAdminsOnly={adminsOnly}
+    />
+  );
 
   return (
     <BrandedMain>
@@ -38,7 +64,9 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
           </pre>
         </section>
       )}
-      <LoginForm callbackUrl={callbackUrl} />
+      {adminsOnly && provider}
+      <LoginForm callbackUrl={callbackUrl} adminsOnly={adminsOnly} />
+      {!adminsOnly && provider}
       {!firstRun && <ForgotPasswordHint mailOn={mailConfigured()} />}
     </BrandedMain>
   );

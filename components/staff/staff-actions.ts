@@ -21,3 +21,6 @@ export type StaffActions = {
   resetPasswordAction: (id: string) => Promise<StaffActionOutcome>;
   resetSecondFactorAction: (id: string) => Promise<StaffActionOutcome>;
 };
+
+/** Turns password sign-in for admins only on (true) or off. */
+export type SignInPolicyAction = (adminsOnly: boolean) => Promise<StaffActionOutcome>;

@@ -20,7 +20,7 @@ export async function setPasswordAndSignIn(page: Page, link: string, email: stri
   await page.getByLabel('New password').fill(password);
   await page.getByRole('button', { name: 'Set password' }).click();
   await expect(page.getByRole('status')).toContainText(`Password set for ${email}.`);
-  await page.getByRole('link', { name: 'Sign in' }).click();
+  await page.getByRole('link', { name: 'Sign in', exact: true }).click();
   await signInThroughForm(page, email, password);
   await expect(page).toHaveURL('/');
 }

@@ -25,7 +25,7 @@ export async function signInThroughForm(page: Page, email = STAFF_EMAIL, passwor
 async function submitSignInForm(page: Page, email: string, password: string) {
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 /**

@@ -8,8 +8,9 @@ import path from 'node:path';
 import { HEAP_LIMIT_FLAG } from '../../server/heap-limit';
 import { createTestDatabase } from '../../test/support/database';
 import { dispatchHold } from '../../test/support/server';
+import { startTestProvider, TEST_CLIENT_ID, TEST_CLIENT_SECRET } from '../../test/support/oidc-provider';
 import { setEnv } from '../../test/support/settings';
-import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
+import { E2E_PORT, MEMBER_EMAIL, MEMBER_PASSWORD, OIDC_ALLOWED_DOMAIN, OIDC_NAME, STAFF_EMAIL, STAFF_PASSWORD } from './staff';
 
 const database = await createTestDatabase('sqlite');
 setEnv({ DATABASE_URL: database.url, AUTH_SECRET: 'e2e-secret-0123456789abcdef0123456789abcdef' });
@@ -22,6 +23,12 @@ await createUser({ email: MEMBER_EMAIL, role: 'staff', password: MEMBER_PASSWORD
 await db().$disconnect();
 // Scheduled backups on, into a folder of the run's own: the first is written as the server starts.
 const backups = mkdtempSync(path.join(os.tmpdir(), 'plant-store-e2e-backups-'));
+
+// The store's identity provider: oidc-provider on a free loopback port, with its own sign-in and
+// consent pages (test/support/oidc-provider.ts). The server names its own origin (PUBLIC_URL), from
+// which the redirect URI registered there is made.
+const publicUrl = `http://localhost:${E2E_PORT}`;
+const provider = await startTestProvider({ redirectUris: [`${publicUrl}/api/auth/callback/oidc`] });
 
 // With the heap cap production runs with (server/heap-limit.ts). The dispatcher leaves an event for
 // 1.5 s before making its deliveries (test/support/dispatch-hold.mjs), so the webhooks page always
@@ -41,10 +48,17 @@ const server = spawn(process.execPath, [HEAP_LIMIT_FLAG, dispatchHold(1500), '.n
     // network's allowance of password attempts without touching the other journeys'.
     TRUST_PROXY: '1',
     BACKUP_DIR: backups,
+    PUBLIC_URL: publicUrl,
+    OIDC_ISSUER: provider.issuer,
+    OIDC_CLIENT_ID: TEST_CLIENT_ID,
+    OIDC_CLIENT_SECRET: TEST_CLIENT_SECRET,
+    OIDC_NAME,
+    OIDC_ALLOWED_DOMAINS: OIDC_ALLOWED_DOMAIN,
   },
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill(signal));
 server.on('exit', (code) => {
   rmSync(backups, { recursive: true, force: true });
+  void provider.stop();
   void database.remove().finally(() => process.exit(code ?? 0));
 });

@@ -7,3 +7,6 @@ export const STAFF_EMAIL = 'gardener@example.com';
 export const STAFF_PASSWORD = 'correct horse battery staple';
 export const MEMBER_EMAIL = 'potter@example.com';
 export const MEMBER_PASSWORD = 'terracotta pots and trowels';
+/** The e2e server's identity provider (e2e/support/serve.ts): its name, and the one domain whose people get an account on their first sign-in. */
+export const OIDC_NAME = 'Plant Store SSO';
+export const OIDC_ALLOWED_DOMAIN = 'sso.example.org';

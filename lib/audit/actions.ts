@@ -29,13 +29,14 @@ export const AUDIT_ACTIONS = [
   'staff.second_factor_reset',
   'staff.recovery_code_used',
   'setting.second_factor_required',
+  'settings.changed',
   'backup.downloaded',
   'backup.restored',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`, `setting:second-factor-required`. */
+/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`, `setting:second-factor-required`, `setting:password_sign_in`. */
 export const AUDIT_TARGET_TYPES = ['plant', 'token', 'webhook', 'staff', 'backup', 'setting'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

@@ -28,6 +28,7 @@ import { returnPathOn } from '../auth/sessions/return-path';
 import { isCallbackUrlCookie } from '../auth/sessions/server-session';
 import { busySecondsOf } from '../auth/sessions/sign-in-refusal';
 import { secondStepTokenOf } from '../auth/second-factor/second-step';
+import { beginOidcStep } from './oidc-sign-in';
 
 /** Room for an email, a password of up to 1,024 characters, a CSRF token and a return path. */
 export const AUTH_BODY_LIMIT_BYTES = 8 * 1024;
@@ -43,10 +44,12 @@ type Fields = Record<string, unknown>;
 export async function handleAuthRequest(request: Request, context: RouteContext): Promise<Response> {
   try {
     const segments = (await context.params).nextauth ?? [];
-    const { passwordAttempt, dropped } = nextAuthRequest(request.method, segments);
+    const { passwordAttempt, dropped, oidc: oidcStep } = nextAuthRequest(request.method, segments);
     // Clients may post to next-auth's `_log` to have lines written to the server's error log; this
     // app's pages never do, and nobody else should.
     if (dropped) return uncached(new Response(null, { status: 204 }));
+    const oidc = oidcStep ? await beginOidcStep(oidcStep, request) : null;
+    if (oidc instanceof Response) return uncached(oidc);
     const attempt = passwordAttempt ? admitPasswordAttempt(clientAddress(request)) : null;
     const origin = publicOrigin(request) ?? UNNAMED_ORIGIN;
     const body = request.method === 'POST' ? await readAuthBody(request) : undefined;
@@ -64,17 +67,16 @@ export async function handleAuthRequest(request: Request, context: RouteContext)
     const headers = { ...Object.fromEntries(request.headers), 'x-forwarded-host': host, 'x-forwarded-proto': protocol.slice(0, -1) };
 
     const answer = new CollectedAnswer();
-    await NextAuth(
-      { method: request.method, query: { ...query, nextauth: segments }, body, cookies, headers } as never,
-      answer as never,
-      authOptions(),
-    );
+    const runNextAuth = () =>
+      NextAuth({ method: request.method, query: { ...query, nextauth: segments }, body, cookies, headers } as never, answer as never, authOptions());
+    await (oidc ? oidc.run(runNextAuth) : runNextAuth());
     const refusal = answer.signInError();
     if (refusal !== null && busySecondsOf(refusal) !== null) return uncached(errorResponse(new PasswordHashingBusyError()));
     // A sign-in that succeeded gives its attempt back: the allowance is for failures. So does a
     // right password that the second factor's code is to follow (the code is counted in its turn).
     if (attempt && (answer.startsSession() || (refusal !== null && secondStepTokenOf(refusal) !== null))) attempt.succeeded();
-    return uncached(answer.toResponse(origin === UNNAMED_ORIGIN ? UNNAMED_ORIGIN : null));
+    const response = answer.toResponse(origin === UNNAMED_ORIGIN ? UNNAMED_ORIGIN : null);
+    return uncached(oidc ? await oidc.settle(response) : response);
   } catch (error) {
     if (!(error instanceof ApiError)) {
       log.error('sign-in route failed', { error: error instanceof Error ? (error.stack ?? error.message) : String(error) });

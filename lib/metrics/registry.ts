@@ -43,6 +43,20 @@ export type BackupOutcome = (typeof BACKUP_OUTCOMES)[number];
 /** Where a password attempt past its address's allowance was refused: at the server's door, before Next's router, or in the handler. */
 export const PASSWORD_REFUSAL_PLACES = ['door', 'handler'] as const;
 
+/** What a sign-in through the identity provider came to (lib/auth/oidc). */
+export const OIDC_SIGN_IN_OUTCOMES = [
+  'signed_in',
+  'account_created',
+  'provider_refused',
+  'email_not_verified',
+  'domain_not_allowed',
+  'account_disabled',
+  'try_again',
+  'too_many_attempts',
+  'unavailable',
+] as const;
+export type OidcSignInOutcome = (typeof OIDC_SIGN_IN_OUTCOMES)[number];
+
 /** Whether a count of what a filter matches was kept from before (lib/plants/counts.ts). */
 export const COUNT_LOOKUP_RESULTS = ['hit', 'miss'] as const;
 
@@ -120,6 +134,18 @@ function createMetrics() {
       labelNames: ['at'],
       registers,
     }),
+    oidcSignIns: new Counter({
+      name: 'plant_store_oidc_sign_ins_total',
+      help: "Sign-ins through the identity provider that reached this instance's callback, by outcome: signed in to an account, a new account made, or why it was refused.",
+      labelNames: ['outcome'],
+      registers,
+    }),
+    oidcDiscoveries: new Counter({
+      name: 'plant_store_oidc_discovery_fetches_total',
+      help: "Reads of the identity provider's discovery document (kept an hour once read), by outcome.",
+      labelNames: ['outcome'],
+      registers,
+    }),
     databaseBusy: new Counter({
       name: 'plant_store_db_busy_total',
       help: 'Requests answered 503 because the database stayed busy (SQLite locked) or did not answer (PostgreSQL unavailable).',
@@ -150,6 +176,8 @@ function createMetrics() {
   for (const outcome of MAIL_OUTCOMES) metrics.mailAttempts.inc({ outcome }, 0);
   for (const result of COUNT_LOOKUP_RESULTS) metrics.countLookups.inc({ result }, 0);
   for (const at of PASSWORD_REFUSAL_PLACES) metrics.passwordAttemptsRefused.inc({ at }, 0);
+  for (const outcome of OIDC_SIGN_IN_OUTCOMES) metrics.oidcSignIns.inc({ outcome }, 0);
+  for (const outcome of ['success', 'failure']) metrics.oidcDiscoveries.inc({ outcome }, 0);
   return metrics;
 }
 
@@ -182,6 +210,14 @@ export function countAuthFailure(kind: AuthFailureKind): void {
 
 export function countPasswordAttemptRefused(at: (typeof PASSWORD_REFUSAL_PLACES)[number]): void {
   if (metrics.enabled) metrics.passwordAttemptsRefused.inc({ at });
+}
+
+export function countOidcSignIn(outcome: OidcSignInOutcome): void {
+  if (metrics.enabled) metrics.oidcSignIns.inc({ outcome });
+}
+
+export function countOidcDiscovery(outcome: 'success' | 'failure'): void {
+  if (metrics.enabled) metrics.oidcDiscoveries.inc({ outcome });
 }
 
 export function countDatabaseBusy(): void {

@@ -25,6 +25,26 @@ const DATABASE_URL_SCHEME = /^(file:|postgres(?:ql)?:\/\/)/;
 export const NOT_A_DATABASE_URL =
   'must be an SQLite file: URL (file:./data/plants.db) or a PostgreSQL URL (postgresql://user:password@host:5432/db)';
 
+const ISSUER_ACCEPTS = "an issuer's https URL, such as https://accounts.google.com (http only on loopback)";
+// A domain name of letters, digits and hyphens (the email's part after @, as accounts store it).
+const EMAIL_DOMAIN = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z0-9-]{2,63}$/;
+
+/**
+ * An issuer as OpenID Connect names one: https, no query or fragment, no credentials; plain http
+ * only on this machine (a test's provider). Without its trailing slash, which discovery adds.
+ */
+function issuerUrl(value: string): string | null {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return null;
+  }
+  const loopback = ['localhost', '127.0.0.1', '[::1]'].includes(url.hostname);
+  if (!(url.protocol === 'https:' || (url.protocol === 'http:' && loopback)) || url.username || url.password || url.search || url.hash) return null;
+  return value.replace(/\/+$/, '');
+}
+
 const PER_MINUTE = 'a whole number (0 or "off" to turn limiting off)';
 const perMinute = (fallback: number) => wholeNumber({ accepts: PER_MINUTE, min: 0, off: 0 }, String(fallback));
 const onOrOff = (fallback: 'on' | 'off') => choice({ on: true, off: false }, 'on or off', fallback);
@@ -120,6 +140,21 @@ export const SETTINGS = {
   OTEL_EXPORTER_OTLP_PROTOCOL: text('`http/protobuf`'),
   OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: text('`OTEL_EXPORTER_OTLP_PROTOCOL`'),
   CRON_SECRET: text('unset'),
+  /** The OpenID provider's issuer URL, without a trailing slash; null: no sign-in through a provider. */
+  OIDC_ISSUER: kind<string | null>((value) => issuerUrl(value) ?? refuse(ISSUER_ACCEPTS, value), { value: null, default: 'unset: no sign-in through a provider' }),
+  OIDC_CLIENT_ID: text('unset'),
+  OIDC_CLIENT_SECRET: text('unset'),
+  /** What the sign-in page calls the provider: "Sign in with <name>". */
+  OIDC_NAME: kind((value) => (value.length <= 60 ? value : refuse('a name of at most 60 characters', `${value.slice(0, 20)}...`)), 'SSO'),
+  /** The email domains a first sign-in through the provider may make an account for, lower case. */
+  OIDC_ALLOWED_DOMAINS: kind<string[]>(
+    (value) => {
+      const domains = value.split(',').map((domain) => domain.trim().toLowerCase()).filter(Boolean);
+      const wrong = domains.find((domain) => !EMAIL_DOMAIN.test(domain));
+      return wrong === undefined ? domains : refuse('comma-separated email domains, such as example.com,example.org', wrong);
+    },
+    { value: [], default: 'unset: no new accounts' },
+  ),
   /** Set by Vercel on its functions: any value is true. */
   VERCEL: kind(() => true, { value: false, default: 'unset' }),
   /** Whether POST /api/bench/empty answers: the benchmark's ceiling (bench/run.ts), off outside it. */
@@ -133,6 +168,20 @@ export type Settings = { [Name in Exclude<SettingName, 'TRUST_PROXY'>]: z.output
   TRUST_PROXY: ProxyTrust;
 };
 
+/** A provider needs its client's id and secret and the service's public origin: OIDC_ISSUER without them is refused. */
+function settleOidc(values: Partial<Record<SettingName, unknown>>): Partial<Record<SettingName, string>> | null {
+  if (!values.OIDC_ISSUER) return null;
+  const missing: Partial<Record<SettingName, string>> = {};
+  for (const name of ['OIDC_CLIENT_ID', 'OIDC_CLIENT_SECRET'] as const) {
+    if (!values[name]) missing[name] = `${name} must be set when OIDC_ISSUER is: the client the provider registered for this service`;
+  }
+  // The redirect URI the provider sends people back to must be absolute, and registered there.
+  if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) {
+    missing.OIDC_ISSUER = 'OIDC_ISSUER needs PUBLIC_URL: the redirect URI registered at the provider is PUBLIC_URL/api/auth/callback/oidc';
+  }
+  return Object.keys(missing).length > 0 ? missing : null;
+}
+
 /**
  * What one setting means given another, once each has been read alone: unset, TRUST_PROXY trusts
  * no proxy, but one on Vercel, whose edge sets the headers itself; and on Vercel, an SQLite file
@@ -141,14 +190,15 @@ export type Settings = { [Name in Exclude<SettingName, 'TRUST_PROXY'>]: z.output
  */
 export function settleTogether(values: Partial<Record<SettingName, unknown>>): Partial<Record<SettingName, string>> {
   if (values.TRUST_PROXY === undefined) values.TRUST_PROXY = { hops: values.VERCEL ? 1 : 0 };
+  const refused = settleOidc(values) ?? {};
   if (values.VERCEL && typeof values.DATABASE_URL === 'string' && values.DATABASE_URL.startsWith('file:')) {
-    return { DATABASE_URL: 'On Vercel, DATABASE_URL must name a PostgreSQL database: SQLite files do not persist on serverless functions' };
+    refused.DATABASE_URL = 'On Vercel, DATABASE_URL must name a PostgreSQL database: SQLite files do not persist on serverless functions';
   }
   if (values.SMTP_URL) {
     // A message's link names the service's address, which is never taken from a request: a
     // stranger asking for a reset could otherwise have it point at a host of theirs.
-    if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) return { SMTP_URL: "SMTP_URL needs PUBLIC_URL: the links in messages name the service's public address, never one a request gives" };
-    if (!values.MAIL_FROM) return { MAIL_FROM: 'MAIL_FROM must be set with SMTP_URL: the address messages come from, such as "Plant Store <plants@example.com>"' };
+    if (!values.PUBLIC_URL && !values.NEXTAUTH_URL) refused.SMTP_URL = "SMTP_URL needs PUBLIC_URL: the links in messages name the service's public address, never one a request gives";
+    else if (!values.MAIL_FROM) refused.MAIL_FROM = 'MAIL_FROM must be set with SMTP_URL: the address messages come from, such as "Plant Store <plants@example.com>"';
   }
-  return {};
+  return refused;
 }

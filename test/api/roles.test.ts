@@ -29,6 +29,7 @@ const ACTIONS: Record<string, { page: string; access: 'public' | 'staff' | 'admi
   startEnrolmentAction: { page: '/account', access: 'staff' },
   confirmEnrolmentAction: { page: '/account', access: 'staff' },
   removeSecondFactorAction: { page: '/account', access: 'staff' },
+  setPasswordSignInAction: { page: '/staff', access: 'admin' },
   createEndpointAction: { page: '/webhooks', access: 'admin' },
   setEndpointEnabledAction: { page: '/webhooks', access: 'admin' },
   sendTestEventAction: { page: '/webhooks', access: 'admin' },
@@ -194,6 +195,8 @@ function argumentsFor(name: string, accountId: string): unknown[] {
       return [{ kind: 'idle' }, form({ email: `refused-${Date.now()}@example.com`, role: 'admin' })];
     case 'setRoleAction':
       return [accountId, 'admin'];
+    case 'setPasswordSignInAction':
+      return [true];
     case 'createEndpointAction':
       return [{ kind: 'idle' }, form({ url: 'https://127.0.0.1:9/refused', events: ['plant.created'] })];
     case 'setEndpointEnabledAction':

@@ -26,13 +26,13 @@ describe("next-auth's endpoints", () => {
     ['GET', 'error'],
     ['GET', 'verify-request'],
   ])('%s /api/auth/%s is one, and checks no password', (method, path) => {
-    expect(nextAuthRequest(method, path.split('/'))).toEqual({ passwordAttempt: false, dropped: false });
+    expect(nextAuthRequest(method, path.split('/'))).toEqual({ passwordAttempt: false, dropped: false, oidc: null });
   });
 
   it('POST /api/auth/callback/credentials is the one password attempt; POST /api/auth/_log is answered without next-auth', () => {
-    expect(nextAuthRequest('POST', ['callback', 'credentials'])).toEqual({ passwordAttempt: true, dropped: false });
+    expect(nextAuthRequest('POST', ['callback', 'credentials'])).toEqual({ passwordAttempt: true, dropped: false, oidc: null });
     expect(isPasswordAttempt('POST', ['callback', 'credentials'])).toBe(true);
-    expect(nextAuthRequest('POST', ['_log'])).toEqual({ passwordAttempt: false, dropped: true });
+    expect(nextAuthRequest('POST', ['_log'])).toEqual({ passwordAttempt: false, dropped: true, oidc: null });
   });
 
   it.each([

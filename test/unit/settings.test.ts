@@ -131,6 +131,33 @@ describe('email', () => {
   });
 });
 
+describe('the identity provider', () => {
+  const provider = { OIDC_ISSUER: 'https://accounts.google.com/', OIDC_CLIENT_ID: 'id', OIDC_CLIENT_SECRET: 'secret', PUBLIC_URL: 'https://plants.example.com' };
+
+  it('is off when unset; set, it takes an https issuer (without its trailing slash), a name and allowed domains', () => {
+    expect(readSettings({}).settings).toMatchObject({ OIDC_ISSUER: null, OIDC_NAME: 'SSO', OIDC_ALLOWED_DOMAINS: [] });
+    const { settings, problems } = readSettings({ ...provider, OIDC_NAME: ' Google ', OIDC_ALLOWED_DOMAINS: 'Example.com, example.org,' });
+    expect(problems).toEqual([]);
+    expect(settings).toMatchObject({ OIDC_ISSUER: 'https://accounts.google.com', OIDC_NAME: 'Google', OIDC_ALLOWED_DOMAINS: ['example.com', 'example.org'] });
+    expect(readSettings({ ...provider, OIDC_ISSUER: 'http://127.0.0.1:4401' }).problems).toEqual([]);
+  });
+
+  it('refuses an issuer that is not https (but on loopback), domains that are not domains, and an issuer without its client or a public origin', () => {
+    expect(problemsOf({ ...provider, OIDC_ISSUER: 'http://idp.example.com' })).toEqual([
+      'OIDC_ISSUER must be an issuer\'s https URL, such as https://accounts.google.com (http only on loopback), got "http://idp.example.com"',
+    ]);
+    expect(problemsOf({ ...provider, OIDC_ISSUER: 'https://idp.example.com/?x=1' })).toHaveLength(1);
+    expect(problemsOf({ OIDC_ALLOWED_DOMAINS: 'example.com,@example.org' })).toEqual([
+      'OIDC_ALLOWED_DOMAINS must be comma-separated email domains, such as example.com,example.org, got "@example.org"',
+    ]);
+    expect(problemsOf({ OIDC_ISSUER: provider.OIDC_ISSUER })).toEqual([
+      'OIDC_ISSUER needs PUBLIC_URL: the redirect URI registered at the provider is PUBLIC_URL/api/auth/callback/oidc',
+      'OIDC_CLIENT_ID must be set when OIDC_ISSUER is: the client the provider registered for this service',
+      'OIDC_CLIENT_SECRET must be set when OIDC_ISSUER is: the client the provider registered for this service',
+    ]);
+  });
+});
+
 describe('the settings, read together', () => {
   it('list every refusal at once, in the order of the settings', () => {
     expect(problemsOf({ PORT: '80x', DATABASE_POOL_SIZE: 'ten', AUTH_SECRET: 'secret', BACKUP_KEEP: '0' })).toEqual([

@@ -10,6 +10,7 @@ import { ROLES } from '@/lib/auth/scopes';
 import { formArguments, serverAction } from '@/lib/auth/server-action';
 import { createUser, StaffEmail } from '@/lib/auth/accounts/directory';
 import { mailConfigured } from '@/lib/mail/config';
+import { setPasswordSignInAdminsOnly } from '@/lib/auth/oidc/password-sign-in';
 import type { AddStaffState, StaffActionOutcome } from '@/components/staff/staff-actions';
 import type { RequirementState } from '@/components/staff/second-factor-requirement';
 import { removeSecondFactor } from '@/lib/auth/second-factor/factors';
@@ -107,5 +108,16 @@ export const setSecondFactorRequirementAction = serverAction({
     await setSecondFactorRequirement(required, context);
     revalidatePath('/staff');
     return { kind: 'saved', required };
+  },
+});
+
+export const setPasswordSignInAction = serverAction({
+  name: 'setPasswordSignIn',
+  role: 'admin',
+  args: z.tuple([z.boolean({ error: 'must be true or false' })]),
+  refuse: refuseChange,
+  async run([adminsOnly], { context }) {
+    await setPasswordSignInAdminsOnly(adminsOnly, context);
+    return changed();
   },
 });

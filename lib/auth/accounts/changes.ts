@@ -112,11 +112,14 @@ export async function endSessions(id: string, reason: 'sign-out' | 'sign-out-eve
   if (count === 1) changed(reason, id, by);
 }
 
-/** Notes a successful sign-in, with its audit record; the session version the new session is to carry. */
-export async function recordSignIn(id: string, by: ChangedBy, at = new Date()): Promise<number> {
+/**
+ * Notes a successful sign-in, with its audit record (`after`: how, for a sign-in through the
+ * identity provider); the session version the new session is to carry.
+ */
+export async function recordSignIn(id: string, by: ChangedBy, at = new Date(), after?: object): Promise<number> {
   return db().$transaction(async (tx) => {
     const { sessionVersion } = await tx.user.update({ where: { id }, data: { lastSignInAt: at }, select: { sessionVersion: true } });
-    await record(tx, 'staff.signed_in', id, by);
+    await record(tx, 'staff.signed_in', id, by, after ? { after } : {});
     return sessionVersion;
   });
 }

@@ -14,21 +14,24 @@ import { SECOND_FACTOR_PROVIDER_ID } from '../second-factor/second-step';
 /** The Credentials provider's id: the second segment of its callback, /api/auth/callback/credentials. */
 export const CREDENTIALS_PROVIDER_ID = 'credentials';
 
+/** The identity provider's id (lib/auth/oidc/config.ts): /api/auth/signin/oidc and /api/auth/callback/oidc. */
+export const OIDC_PROVIDER_ID = 'oidc';
+
 type Endpoint = {
   /** The methods next-auth answers on it (Next answers OPTIONS itself, and hands HEAD to GET, which next-auth refuses). */
   methods: readonly ('GET' | 'POST')[];
-  /** The providers next-auth reads from the second segment, when it reads one. */
-  providers?: readonly string[];
   /** A POST checks a password (or a second factor's code): admitted by the address's allowance first. */
   checksPassword?: true;
   /** Answered 204 without next-auth (its `_log`, which writes what a client posts into the error log). */
   dropped?: true;
+  /** A step of signing in through the identity provider (lib/http/oidc-sign-in.ts), there only while one is configured. */
+  oidc?: 'signin' | 'callback';
 };
 
-// next-auth 4's actions (core/index.js), those this app or next-auth's own pages use. Left out:
-// `signin/<provider>` (for OAuth and email providers; for Credentials it only redirects), the
-// error's code as a second segment (the `error` parameter says the same), and every provider but
-// Credentials, the only one configured (lib/auth/sessions/next-auth.ts).
+// next-auth 4's actions (core/index.js), those this app or next-auth's own pages use, each with the
+// provider next-auth reads from the second segment where it reads one. Left out: `signin/credentials`
+// (for Credentials it only redirects), the error's code as a second segment (the `error` parameter
+// says the same), and every other provider (lib/auth/sessions/next-auth.ts).
 const ENDPOINTS = new Map<string, Endpoint>([
   ['csrf', { methods: ['GET'] }],
   ['providers', { methods: ['GET'] }],
@@ -43,7 +46,12 @@ const ENDPOINTS = new Map<string, Endpoint>([
   ['verify-request', { methods: ['GET'] }],
   ['_log', { methods: ['POST'], dropped: true }],
   // The sign-in form's POSTs: the password, and the second factor's code (counted as a password is).
-  ['callback', { methods: ['POST'], providers: [CREDENTIALS_PROVIDER_ID, SECOND_FACTOR_PROVIDER_ID], checksPassword: true }],
+  [`callback/${CREDENTIALS_PROVIDER_ID}`, { methods: ['POST'], checksPassword: true }],
+  [`callback/${SECOND_FACTOR_PROVIDER_ID}`, { methods: ['POST'], checksPassword: true }],
+  // The sign-in page's button: where to send the browser at the provider (with state, nonce and PKCE).
+  [`signin/${OIDC_PROVIDER_ID}`, { methods: ['POST'], oidc: 'signin' }],
+  // Where the provider sends the browser back, with the code (in the query: no form_post).
+  [`callback/${OIDC_PROVIDER_ID}`, { methods: ['GET'], oidc: 'callback' }],
 ]);
 
 export type NextAuthRequest = {
@@ -51,14 +59,15 @@ export type NextAuthRequest = {
   passwordAttempt: boolean;
   /** To be answered 204 without next-auth. */
   dropped: boolean;
+  /** A step of signing in through the identity provider, or null. */
+  oidc: 'signin' | 'callback' | null;
 };
 
 /** The endpoint `segments` (the path after /api/auth/, segment by segment, decoded) name, or undefined. */
 function endpointAt(segments: readonly string[]): Endpoint | undefined {
-  const [action = '', provider, ...more] = segments;
-  const endpoint = ENDPOINTS.get(action);
-  const providerMatches = endpoint?.providers ? provider !== undefined && endpoint.providers.includes(provider) : provider === undefined;
-  return endpoint && more.length === 0 && providerMatches ? endpoint : undefined;
+  // An action and at most a provider, neither holding a slash of its own (a decoded %2F).
+  if (segments.length === 0 || segments.length > 2 || segments.some((segment) => segment.includes('/'))) return undefined;
+  return ENDPOINTS.get(segments.join('/'));
 }
 
 /**
@@ -73,7 +82,7 @@ export function nextAuthRequest(method: string, segments: readonly string[]): Ne
       Allow: [...endpoint.methods, 'OPTIONS'].join(', '),
     });
   }
-  return { passwordAttempt: method === 'POST' && endpoint.checksPassword === true, dropped: endpoint.dropped === true };
+  return { passwordAttempt: method === 'POST' && endpoint.checksPassword === true, dropped: endpoint.dropped === true, oidc: endpoint.oidc ?? null };
 }
 
 /** Whether a `method` request to /api/auth/<segments> is a password attempt (nextAuthRequest's answer, without throwing). */

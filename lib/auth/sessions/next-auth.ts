@@ -14,6 +14,10 @@ import { secondStepProvider } from '../second-factor/provider';
 import { log } from '../../log';
 import { isDatabaseUnavailable } from '../../db/unavailable';
 import { settings } from '../../settings';
+import { admitOidcSignIn } from '../oidc/admission';
+import { noteCallbackFailure } from '../oidc/callback-failure';
+import { OIDC_PROVIDER_ID, oidcConfig } from '../oidc/config';
+import { oidcProvider } from '../oidc/provider';
 
 // next-auth takes its origin from the X-Forwarded-Host and -Proto it is handed: the /api/auth
 // route hands it the configured public origin, never a client's (lib/http/next-auth-route.ts).
@@ -21,6 +25,19 @@ import { settings } from '../../settings';
 process.env.AUTH_TRUST_HOST = 'true';
 
 let options: NextAuthOptions | undefined;
+
+const credentials = CredentialsProvider({
+  id: CREDENTIALS_PROVIDER_ID,
+  name: 'Email and password',
+  credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
+  authorize: authorizeStaff,
+});
+
+/** The identity provider, when one is configured. */
+function oidcProviders() {
+  const config = oidcConfig();
+  return config ? [oidcProvider(config)] : [];
+}
 
 /** Built on first use, so neither the build nor a page that needs no session reads the secret. */
 export function authOptions(): NextAuthOptions {
@@ -33,16 +50,14 @@ export function authOptions(): NextAuthOptions {
     // hatch for a production build served over plain HTTP on a private network.
     useSecureCookies: process.env.NODE_ENV === 'production' && settings().AUTH_COOKIE_SECURE,
     pages: { signIn: '/login', error: '/login' },
-    providers: [
-      CredentialsProvider({
-        id: CREDENTIALS_PROVIDER_ID,
-        name: 'Email and password',
-        credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-        authorize: authorizeStaff,
-      }),
-      secondStepProvider(),
-    ],
+    // A getter: the identity provider is built with the endpoints its discovery read, which the
+    // sign-in route has read before next-auth runs (lib/http/oidc-sign-in.ts).
+    get providers() {
+      return [credentials, secondStepProvider(), ...oidcProviders()];
+    },
     callbacks: {
+      // The password was checked by authorizeStaff; an ID token's claims are checked here.
+      signIn: (params) => (params.account?.provider === OIDC_PROVIDER_ID ? admitOidcSignIn(params) : true),
       // Wherever a request says to go next, it is a path on this site, and it is sent as a path:
       // a browser resolves it against the address it used, so no origin needs naming.
       redirect: ({ url, baseUrl }) => returnPathOn(baseUrl, url),
@@ -50,8 +65,11 @@ export function authOptions(): NextAuthOptions {
       // GET /api/auth/session). Throwing ends the session: next-auth then clears the cookie. A
       // database that does not answer ends nothing: the cookie is kept as it was, and whatever
       // the session is read for asks the database itself next (currentStaff), which answers 503.
-      async jwt({ token, user }) {
-        if (user) return { ...token, ...newSessionClaims((user as unknown as { sessionVersion: number }).sessionVersion) };
+      async jwt({ token, user, account }) {
+        if (user) {
+          const via = account?.provider === OIDC_PROVIDER_ID ? 'oidc' : 'password';
+          return { ...token, ...newSessionClaims((user as unknown as { sessionVersion: number }).sessionVersion, via) };
+        }
         let ended: string | null;
         try {
           ended = await sessionEndReason(token);
@@ -79,6 +97,8 @@ export function authOptions(): NextAuthOptions {
       // next-auth logs refused sign-ins as errors with their stack; a wrong password is not a fault.
       error(code, metadata) {
         if (code === 'CREDENTIALS_SIGNIN' || code === 'JWT_SESSION_ERROR') return;
+        // A refused answer from the identity provider: the sign-in route audits it, with this reason.
+        if (code.startsWith('OAUTH_CALLBACK')) return noteCallbackFailure(metadata);
         const detail = metadata instanceof Error ? metadata.message : (metadata as { message?: string })?.message;
         log.error(`next-auth ${code}`, { detail: String(detail ?? '') });
       },

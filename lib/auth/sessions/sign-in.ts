@@ -29,6 +29,8 @@ import {
 import { findUserByEmail } from '../accounts/directory';
 import { secondStepFor } from '../second-factor/sign-in-step';
 import { isSecondStepError } from '../second-factor/second-step';
+import { passwordSignInAdminsOnly } from '../oidc/password-sign-in';
+import { PASSWORD_SIGN_IN_ADMINS_ONLY } from '../oidc/refusals';
 
 // RFC 5321's limit on an address; no account can have a longer one (lib/auth/accounts/directory.ts).
 export const EMAIL_MAX_LENGTH = 254;
@@ -89,6 +91,12 @@ export async function authorizeStaff(
       );
       throw accountDisabledError();
     }
+    // Only once the password is right too: password sign-in may be for admins only (lib/auth/oidc/password-sign-in.ts).
+    if (user.role !== 'admin' && (await passwordSignInAdminsOnly())) {
+      log.info('sign-in refused', { reason: 'password sign-in is for admins only', email, userId: user.id, address });
+      await recordFailedSignIn(email, { targetId: user.id, after: { reason: 'password sign-in is for admins only' } }, { actor, ...requestDetails });
+      throw new Error(PASSWORD_SIGN_IN_ADMINS_ONLY);
+    }
     // An account with a second factor is signed in by the second step, with its code.
     const secondStep = await secondStepFor(user);
     if (secondStep) {
@@ -99,7 +107,13 @@ export async function authorizeStaff(
     log.info('sign-in succeeded', { email, userId: user.id, address });
     return { id: user.id, email: user.email, sessionVersion };
   } catch (error) {
-    if (isTooManyAttemptsError(error) || isSignInBusyError(error) || isSecondStepError(error) || (error instanceof Error && isAccountDisabled(error.message))) throw error;
+    if (
+      isTooManyAttemptsError(error) ||
+      isSignInBusyError(error) ||
+      isSecondStepError(error) ||
+      (error instanceof Error && (isAccountDisabled(error.message) || error.message === PASSWORD_SIGN_IN_ADMINS_ONLY))
+    )
+      throw error;
     if (error instanceof PasswordHashingBusyError) {
       log.info('sign-in refused', { reason: 'password hashing busy', email, address });
       throw signInBusyError(error.retryAfterSeconds);
