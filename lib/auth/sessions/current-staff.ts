@@ -21,7 +21,8 @@ export const ENROL_PATH = '/enrol';
  * The signed-in staff member, or null. The session must still be current: its account exists,
  * is not disabled, and has not moved to a new session version since the cookie was issued. That
  * is read from the database itself, not a cache, so a change anywhere counts from the next page.
- * Null too while the store asks the account for a second factor it does not have: until it enrols
+ * Null too while the store asks the account for a second factor it does not have (after a password
+ * sign-in; not after one through the identity provider): until it enrols
  * (on ENROL_PATH, through enrollingStaff) no page, server action or page token serves it.
  * Cached per request: the staff layout and its page both ask, and one read answers both.
  */
@@ -36,7 +37,7 @@ const sessionStaff = cache(async (): Promise<{ staff: Staff; mustEnrol: boolean 
   // pages, and read (or, on SQLite, invent) the signing secret while doing so.
   await connection();
   const session = await serverSession();
-  const { id, ver } = (session?.user ?? {}) as { id?: string; ver?: number };
+  const { id, ver, via } = (session?.user ?? {}) as { id?: string; ver?: number; via?: 'password' | 'oidc' };
   if (!id) return null;
   const row = await db().user.findUnique({
     where: { id },
@@ -44,7 +45,9 @@ const sessionStaff = cache(async (): Promise<{ staff: Staff; mustEnrol: boolean 
   });
   if (!row || row.disabledAt || row.sessionVersion !== ver) return null;
   const role = isRole(row.role) ? row.role : 'staff';
-  const mustEnrol = !row.secondFactor?.confirmedAt && isRequiredOf(await secondFactorRequirement(), role);
+  // The rule is for password sign-ins: a session the identity provider vouched for answers to the
+  // provider's own second factor, and its sign-in never asks for this one.
+  const mustEnrol = via !== 'oidc' && !row.secondFactor?.confirmedAt && isRequiredOf(await secondFactorRequirement(), role);
   return { staff: { id: row.id, email: row.email, role, sessionVersion: row.sessionVersion }, mustEnrol };
 });
 

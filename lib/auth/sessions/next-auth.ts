@@ -81,7 +81,7 @@ export function authOptions(): NextAuthOptions {
         return token;
       },
       session({ session, token }) {
-        return { ...session, user: { email: token.email, id: token.sub, ver: token.ver } };
+        return { ...session, user: { email: token.email, id: token.sub, ver: token.ver, via: token.via ?? 'password' } };
       },
     },
     events: {
