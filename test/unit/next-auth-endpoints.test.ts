@@ -35,6 +35,15 @@ describe("next-auth's endpoints", () => {
     expect(nextAuthRequest('POST', ['_log'])).toEqual({ passwordAttempt: false, dropped: true, oidc: null });
   });
 
+  it("POST /api/auth/callback/second-factor, a second factor's code, is admitted as a password attempt too, as spelled only", () => {
+    expect(nextAuthRequest('POST', ['callback', 'second-factor'])).toEqual({ passwordAttempt: true, dropped: false });
+    expect(isPasswordAttempt('POST', ['callback', 'second-factor'])).toBe(true);
+    for (const path of [['callback', 'second-factor', 'x'], ['callback', 'Second-Factor'], ['callback', 'second-factor/']]) {
+      expect(() => nextAuthRequest('POST', path), path.join('/')).toThrow('No sign-in endpoint at this path');
+      expect(isPasswordAttempt('POST', path)).toBe(false);
+    }
+  });
+
   it.each([
     [['callback', 'credentials', 'x']],
     [['callback', 'credentials', '']],
