@@ -117,6 +117,8 @@ describe('forgot password', () => {
     for (const to of [known, unknown, disabled]) {
       const answer = await requestPasswordEmail(to.toUpperCase(), client());
       answers.push(Object.keys(answer).sort().join());
+      // Answered before the account is even looked up: until the work after the answer runs, no link exists.
+      expect(await db().passwordLink.count({ where: { user: { email: to } } })).toBe(0);
       if (answer.accepted) await answer.work();
     }
     expect(answers).toEqual(['accepted,work', 'accepted,work', 'accepted,work']);
