@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/errors';
 import { requestPasswordEmail } from '../../lib/mail/forgot-password';
 import { sendDueMail } from '../../lib/mail/sender';
 import { exposition } from '../../lib/metrics/registry';
+import { scrape } from '../../lib/metrics/scrape';
 import { MAIL_HISTORY_DAYS, pruneExpired } from '../../lib/retention';
 import { processOnOwnDatabase } from '../support/fixtures';
 import { setEnv } from '../support/settings';
@@ -181,6 +182,7 @@ describe('an SMTP server that is down', () => {
     expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED|connect/i) });
     expect(waiting.text).toContain('/set-password#');
     expect(await exposition()).toMatch(/plant_store_mail_messages_total\{outcome="retrying"\} [1-9]/);
+    expect(await scrape()).toMatch(/^plant_store_mail_messages_waiting 1$/m);
 
     await smtp.start();
     // Due at once, instead of waiting out the retry's delay.
@@ -190,6 +192,7 @@ describe('an SMTP server that is down', () => {
     await send();
     expect(smtp.received.filter((mail) => mail.to.includes(to))).toHaveLength(1);
     expect((await messagesTo(to))[0]).toMatchObject({ status: 'sent', attempts: 2, text: null, html: null });
+    expect(await scrape()).toMatch(/^plant_store_mail_messages_waiting 0$/m);
   });
 });
 
