@@ -196,6 +196,21 @@ describe('an SMTP server that is down', () => {
   });
 });
 
+describe('an account disabled while its message waits', () => {
+  it('gets no message: it is given up and blanked in the transaction that disables the account', async () => {
+    await smtp.stop();
+    const to = email('disabled-while-waiting');
+    const { account } = await createUser({ email: to });
+    await send();
+    await smtp.start();
+    await disableAccount(account.id, OPERATOR_COMMAND);
+    await db().mailMessage.updateMany({ where: { recipient: to }, data: { nextAttemptAt: new Date(0) } });
+    await send();
+    expect((await messagesTo(to))[0]).toMatchObject({ status: 'failed', text: null, html: null, lastError: 'the account was disabled' });
+    expect(smtp.received.filter((mail) => mail.to.includes(to))).toEqual([]);
+  });
+});
+
 describe('an expired link', () => {
   it('a message whose link expired before it could be sent is given up and blanked, never sent', async () => {
     await smtp.stop();
