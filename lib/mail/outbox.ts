@@ -9,6 +9,7 @@ import { auditRow, insertAuditRows } from '../audit/records';
 import type { Transaction } from '../db/client';
 import { randomId } from '../ids';
 import { issuePasswordLink, PASSWORD_LINK_LIFETIME_MS, passwordLinkPath } from '../auth/passwords/links';
+import { currentDate } from '../shared/clock';
 import { currentTraceparent } from '../tracing/spans';
 import { mailConfigured, mailOrigin, storeName } from './config';
 import { composeMail, type MailKind } from './messages';
@@ -26,7 +27,7 @@ export async function issuePasswordLinkAndMail(
   userId: string,
   kind: MailKind,
   by: ChangeContext,
-  now = new Date(),
+  now = currentDate(),
 ): Promise<{ secret: string; mailed: boolean }> {
   const secret = await issuePasswordLink(tx, userId, now);
   if (!mailConfigured()) return { secret, mailed: false };
@@ -53,4 +54,17 @@ export async function issuePasswordLinkAndMail(
   const record = { action: 'staff.password_link_emailed' as const, target: { type: 'staff' as const, id: userId }, after: { messageId: id, kind, to: user.email } };
   await insertAuditRows(tx, [auditRow(record, by, now)]);
   return { secret, mailed: true };
+}
+
+/**
+ * Gives up the messages still waiting for the account (inside `tx`, the transaction that disables
+ * it): their links end with it, and a disabled account gets no mail. Blanked as a sent one is.
+ */
+export async function cancelWaitingMail(tx: Transaction, userId: string, now = currentDate()): Promise<void> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+  if (!user) return;
+  await tx.mailMessage.updateMany({
+    where: { recipient: user.email, status: 'pending' },
+    data: { status: 'failed', finishedAt: now, nextAttemptAt: now, lastError: 'the account was disabled', text: null, html: null },
+  });
 }

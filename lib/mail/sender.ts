@@ -76,7 +76,7 @@ async function complete(message: Claimed, error: string | null): Promise<void> {
 
 async function attempt(message: Claimed): Promise<void> {
   if (message.expiresAt <= currentDate() || message.text === null || message.html === null) {
-    return complete({ ...message, attempts: message.attempts }, 'the link it carries expired before it could be sent');
+    return complete(message, 'the link it carries expired before it could be sent');
   }
   const { text, html } = message;
   let error: string | null = null;
@@ -98,7 +98,11 @@ async function attempt(message: Claimed): Promise<void> {
 
 /** Takes back messages whose sender's lease lapsed (it died mid-send), then claims what is due. */
 async function claim(now: Date): Promise<Claimed[]> {
-  await db().mailMessage.updateMany({ where: { status: 'sending', leaseUntil: { lt: now } }, data: { status: 'pending', leaseUntil: null } });
+  // Looked for first: an idle sender's poll only reads (on SQLite an update takes the write lock, even one that changes nothing).
+  const lapsed = { status: 'sending', leaseUntil: { lt: now } };
+  if (await db().mailMessage.findFirst({ where: lapsed, select: { id: true } })) {
+    await db().mailMessage.updateMany({ where: lapsed, data: { status: 'pending', leaseUntil: null } });
+  }
   const due = await db().mailMessage.findMany({
     where: { status: 'pending', nextAttemptAt: { lte: now } },
     orderBy: { seq: 'asc' },

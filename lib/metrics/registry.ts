@@ -130,7 +130,7 @@ function createMetrics() {
     }),
     passwordAttemptsRefused: new Counter({
       name: 'plant_store_password_attempts_refused_total',
-      help: "Sign-in and set-password attempts refused for the client address's allowance (PASSWORD_ATTEMPTS_PER_MINUTE, 429 42903): by the production server before Next's router (at=door), or in the route or action (at=handler).",
+      help: "Sign-in, set-password and forgot-password attempts refused for the client address's allowance (PASSWORD_ATTEMPTS_PER_MINUTE, 429 42903): by the production server before Next's router (at=door), or in the route or action (at=handler).",
       labelNames: ['at'],
       registers,
     }),

@@ -8,6 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { OPERATOR_COMMAND } from '../../lib/audit/context';
 import { disableAccount, endSessions, setAccountRole } from '../../lib/auth/accounts/changes';
 import { findAccountByEmail } from '../../lib/auth/accounts/directory';
+import { setSecondFactorRequirement } from '../../lib/auth/second-factor/policy';
 import { db } from '../../lib/db/client';
 import { browser, newAccount, signIn, type Browser } from '../support/accounts';
 import { request, sharedServer } from '../support/api';
@@ -189,6 +190,27 @@ describe('sessions made through the provider end as password sessions do', () =>
     await change(member.id);
     // The server's cache of the account's state lives half a second; within a second it has ended.
     await expect.poll(() => sessionOf(app), { timeout: 1500, interval: 100 }).toBeNull();
+  });
+});
+
+describe('a second factor the store requires', () => {
+  it('is asked of a password sign-in, and not of one through the provider, which never asks for the code', async () => {
+    const member = await newAccount('staff', 'factor-rule');
+    await setSecondFactorRequirement('everyone', OPERATOR_COMMAND);
+    try {
+      const byPassword = await signIn(server.url, member);
+      // The rule is read through the server's short cache of account state.
+      await expect
+        .poll(async () => (await byPassword.fetch('/')).headers.get('location'), { timeout: 1500, interval: 100 })
+        .toMatch(/^\/enrol\?/);
+      const throughProvider = await signInThroughProvider(server.url, member.email);
+      expect(await sessionOf(throughProvider.app)).toBe(member.id);
+      const home = await throughProvider.app.fetch('/');
+      expect(home.status).toBe(200);
+      expect(home.headers.get('location')).toBeNull();
+    } finally {
+      await setSecondFactorRequirement('off', OPERATOR_COMMAND);
+    }
   });
 });
 

@@ -13,6 +13,7 @@ import { ApiError } from '../../lib/errors';
 import { requestPasswordEmail } from '../../lib/mail/forgot-password';
 import { sendDueMail } from '../../lib/mail/sender';
 import { exposition } from '../../lib/metrics/registry';
+import { scrape } from '../../lib/metrics/scrape';
 import { MAIL_HISTORY_DAYS, pruneExpired } from '../../lib/retention';
 import { processOnOwnDatabase } from '../support/fixtures';
 import { setEnv } from '../support/settings';
@@ -117,6 +118,8 @@ describe('forgot password', () => {
     for (const to of [known, unknown, disabled]) {
       const answer = await requestPasswordEmail(to.toUpperCase(), client());
       answers.push(Object.keys(answer).sort().join());
+      // Answered before the account is even looked up: until the work after the answer runs, no link exists.
+      expect(await db().passwordLink.count({ where: { user: { email: to } } })).toBe(0);
       if (answer.accepted) await answer.work();
     }
     expect(answers).toEqual(['accepted,work', 'accepted,work', 'accepted,work']);
@@ -179,6 +182,7 @@ describe('an SMTP server that is down', () => {
     expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastError: expect.stringMatching(/ECONNREFUSED|connect/i) });
     expect(waiting.text).toContain('/set-password#');
     expect(await exposition()).toMatch(/plant_store_mail_messages_total\{outcome="retrying"\} [1-9]/);
+    expect(await scrape()).toMatch(/^plant_store_mail_messages_waiting 1$/m);
 
     await smtp.start();
     // Due at once, instead of waiting out the retry's delay.
@@ -188,6 +192,22 @@ describe('an SMTP server that is down', () => {
     await send();
     expect(smtp.received.filter((mail) => mail.to.includes(to))).toHaveLength(1);
     expect((await messagesTo(to))[0]).toMatchObject({ status: 'sent', attempts: 2, text: null, html: null });
+    expect(await scrape()).toMatch(/^plant_store_mail_messages_waiting 0$/m);
+  });
+});
+
+describe('an account disabled while its message waits', () => {
+  it('gets no message: it is given up and blanked in the transaction that disables the account', async () => {
+    await smtp.stop();
+    const to = email('disabled-while-waiting');
+    const { account } = await createUser({ email: to });
+    await send();
+    await smtp.start();
+    await disableAccount(account.id, OPERATOR_COMMAND);
+    await db().mailMessage.updateMany({ where: { recipient: to }, data: { nextAttemptAt: new Date(0) } });
+    await send();
+    expect((await messagesTo(to))[0]).toMatchObject({ status: 'failed', text: null, html: null, lastError: 'the account was disabled' });
+    expect(smtp.received.filter((mail) => mail.to.includes(to))).toEqual([]);
   });
 });
 

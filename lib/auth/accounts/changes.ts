@@ -16,7 +16,7 @@ import { log } from '../../log';
 import { forgetAccountState } from './state';
 import { claimLoginAttempt, clearLoginAttempts } from '../passwords/login-throttle';
 import { hashPassword, verifyPassword } from '../passwords/hash';
-import { issuePasswordLinkAndMail } from '../../mail/outbox';
+import { cancelWaitingMail, issuePasswordLinkAndMail } from '../../mail/outbox';
 import { wakeMailSender } from '../../mail/sender';
 import { assertAcceptablePassword } from '../passwords/policy';
 import type { Role } from '../scopes';
@@ -46,11 +46,12 @@ async function explainUnchanged(id: string, unchangedWhen: (row: { role: string;
 /**
  * Disables an account: it cannot sign in, its sessions, page tokens and API tokens stop working,
  * and its set-password links end (a link would otherwise set a password that works again once the
- * account is enabled).
+ * account is enabled), and so do the messages still waiting to carry them (lib/mail/outbox.ts).
  */
 export async function disableAccount(id: string, by: ChangedBy): Promise<void> {
   const count = await engine().accounts.disableUnlessLastAdmin(id, new Date(), async (tx) => {
     await tx.passwordLink.deleteMany({ where: { userId: id } });
+    await cancelWaitingMail(tx, id);
     await record(tx, 'staff.disabled', id, by);
   });
   if (count !== 1) throw await explainUnchanged(id, (row) => (row.disabledAt ? 'That account is already disabled.' : null));
