@@ -61,6 +61,22 @@ if (testEngine() === 'postgresql') {
       expect(restore.stderr).toContain('On PostgreSQL, restore with pg_restore: stop the servers, then pg_restore --clean --if-exists --no-owner');
     });
 
+    test('a server with BACKUP_DIR starts no schedule: it says why once, writes nothing, and /backups names the tools to use', async ({ startOwnServer, makeTempDir }) => {
+      const dir = path.join(makeTempDir(), 'never-written');
+      const server = await startOwnServer({ env: { BACKUP_DIR: dir, BACKUP_INTERVAL: '1s' } });
+      await waitFor(() => server.output().includes('"msg":"scheduled backups off: this database is backed up with its own tools"'), 30_000, server.output);
+      const admin = await usingDatabase(server.database.url, () => newAccount('admin', 'pg-backups-admin'));
+      const page = await (await signIn(server.url, admin)).fetch('/backups');
+      expect(page.status).toBe(200);
+      // (React marks where one text node ends and the next begins.)
+      expect((await page.text()).replaceAll('<!-- -->', '')).toContain('backed up and restored with its own tools, pg_dump and pg_restore, not by the server');
+      // Two intervals on, still nothing attempted.
+      await new Promise((resolve) => setTimeout(resolve, 2500));
+      expect(server.output()).not.toContain('"msg":"backup failed"');
+      expect(server.output()).not.toContain('"msg":"scheduled backups on"');
+      expect(existsSync(dir) ? readdirSync(dir) : []).toEqual([]);
+    });
+
     test('check reports the migrations and the rows', async ({ makeDatabase }) => {
       const database = await makeDatabase();
       const check = await db(database.url, 'check');
