@@ -19,7 +19,9 @@ export type StaffRow = {
 
 function statusOf(row: StaffRow): string {
   if (row.disabled) return 'Disabled';
-  return row.hasPassword ? 'Active' : 'Waiting for a password';
+  if (row.hasPassword) return 'Active';
+  // Made by a first sign-in through the identity provider (or reset since it signed in): it has a way in without one.
+  return row.lastSignInAt ? 'Active, no password' : 'Waiting for a password';
 }
 
 function RowActions({ row, actions, onLink }: { row: StaffRow; actions: StaffActions; onLink: (email: string, path: string) => void }) {
