@@ -32,13 +32,22 @@ test('the sign-in page offers the provider, by its name', async ({ page }) => {
   await expect(page.getByRole('button', { name: BUTTON })).toBeEnabled();
 });
 
-test('the first sign-in from an allowed domain makes a staff account and signs in to it', async ({ page }) => {
+test('the first sign-in from an allowed domain makes a staff account and signs in to it', async ({ page, browser, baseURL }) => {
   const email = `first-${uniqueId()}@${OIDC_ALLOWED_DOMAIN}`;
   await signInAtProvider(page, email);
   await expect(page).toHaveURL('/');
   await expect(page.getByRole('heading', { name: 'Add a plant' })).toBeVisible();
   await page.goto('/account');
   await expect(page.getByText(`Signed in as ${email} (staff).`)).toBeVisible();
+
+  // An admin sees the new account on /staff.
+  const admin = await anotherBrowser(browser, baseURL!);
+  await admin.page.goto('/login?callbackUrl=%2Fstaff');
+  await signInThroughForm(admin.page);
+  const row = admin.page.getByRole('row', { name: new RegExp(email) });
+  await expect(row).toContainText('Staff');
+  await expect(row).toContainText('Active, no password');
+  await admin.context.close();
 });
 
 test('an existing account signs in with its role, whatever the case of its email at the provider', async ({ page }) => {

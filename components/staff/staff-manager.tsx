@@ -21,7 +21,9 @@ export type StaffRow = {
 
 function statusOf(row: StaffRow): string {
   if (row.disabled) return 'Disabled';
-  return row.hasPassword ? 'Active' : 'Waiting for a password';
+  if (row.hasPassword) return 'Active';
+  // Made by a first sign-in through the identity provider (or reset since it signed in): it has a way in without one.
+  return row.lastSignInAt ? 'Active, no password' : 'Waiting for a password';
 }
 
 /** A new link for an account: its path to hand over, or null when it was emailed to the account. */

@@ -10,7 +10,8 @@
 // minute (lib/auth/passwords/admission.ts), past which the answer is a 429 with Retry-After (the
 // production server gives the same answer before Next's router once the allowance is spent:
 // lib/http/sign-in-door.ts); one that finds the global cap on password hashing full is a 503 with
-// Retry-After.
+// Retry-After. Sign-in through the identity provider has its own steps around next-auth
+// (lib/http/oidc-sign-in.ts).
 import 'server-only';
 import NextAuth from 'next-auth';
 import { NextRequest } from 'next/server';

@@ -36,7 +36,7 @@ describe("next-auth's endpoints", () => {
   });
 
   it("POST /api/auth/callback/second-factor, a second factor's code, is admitted as a password attempt too, as spelled only", () => {
-    expect(nextAuthRequest('POST', ['callback', 'second-factor'])).toEqual({ passwordAttempt: true, dropped: false });
+    expect(nextAuthRequest('POST', ['callback', 'second-factor'])).toEqual({ passwordAttempt: true, dropped: false, oidc: null });
     expect(isPasswordAttempt('POST', ['callback', 'second-factor'])).toBe(true);
     for (const path of [['callback', 'second-factor', 'x'], ['callback', 'Second-Factor'], ['callback', 'second-factor/']]) {
       expect(() => nextAuthRequest('POST', path), path.join('/')).toThrow('No sign-in endpoint at this path');
