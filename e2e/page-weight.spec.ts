@@ -29,7 +29,7 @@ test('the form page loads at most 180 KB of JavaScript, gzipped', async ({ page,
   await signIn('/');
   // A fresh context with only the session cookie: nothing cached from signing in.
   const form = await scriptWeight(browser, '/', /Add plant/, { storageState: await page.context().storageState() });
-  const login = await scriptWeight(browser, '/login', /Sign in/);
+  const login = await scriptWeight(browser, '/login', /^Sign in$/);
   expect(form.count).toBeGreaterThan(0);
   expect(login.total).toBeLessThan(form.total);
   expect(form.total).toBeLessThanOrEqual(FORM_PAGE_BUDGET_BYTES);
@@ -40,7 +40,7 @@ test('the scripts every page runs as it loads start with the hint to compile the
   const { rootMainFiles } = JSON.parse(readFileSync('.next/build-manifest.json', 'utf8')) as { rootMainFiles: string[] };
   const scripts = scriptsLoadedBy(page);
   await page.goto('/login');
-  await expect(page.getByRole('button', { name: /Sign in/ })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Sign in', exact: true })).toBeVisible();
   await page.waitForLoadState('networkidle');
   const served = await scripts.texts();
   expect(rootMainFiles.length).toBeGreaterThan(0);
