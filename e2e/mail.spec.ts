@@ -96,7 +96,18 @@ test('an admin adds a member: the invitation arrives, the page shows no link, an
   await setPassword(memberPage, invitation.link!, email, 'ivy climbs the old wall');
   await member.close();
   await page.reload();
-  await expect(page.getByRole('row').filter({ hasText: email })).toContainText('Active');
+  const row = page.getByRole('row').filter({ hasText: email });
+  await expect(row).toContainText('Active');
+
+  // An admin's reset sends the new link the same way, and the page says so instead of showing it.
+  await row.getByRole('button', { name: `Reset password of ${email}` }).click();
+  await expect(row.getByText('a new link is emailed to them')).toBeVisible();
+  await row.getByRole('button', { name: 'Yes, reset' }).click();
+  await expect(page.getByRole('status').filter({ hasText: `Password of ${email} reset.` })).toContainText('We emailed them a new link');
+  await expect(page.getByLabel(`Set-password link for ${email}`)).toHaveCount(0);
+  const [, reset] = await mail.smtp.waitFor(email, { count: 2 });
+  expect(reset.subject).toBe('Set a new password for The Greenhouse');
+  expect(reset.link).not.toBe(invitation.link);
 });
 
 test('with the SMTP server down, the page answers at once, and the message goes out once it is back', async ({ page }) => {

@@ -132,7 +132,7 @@ describe('one-time set-password links', () => {
       expect((await inspectPasswordLink(bad)).status, bad).toBe('invalid');
       await expect(setPasswordWithLink(bad, GOOD_PASSWORD)).rejects.toThrow(/not valid/);
     }
-    const replacement = await resetPassword(account.id, OPERATOR_COMMAND);
+    const { secret: replacement } = await resetPassword(account.id, OPERATOR_COMMAND);
     expect((await inspectPasswordLink(secret)).status).toBe('invalid');
     expect((await inspectPasswordLink(replacement)).status).toBe('valid');
     expect((await row(account.id)).passwordHash).toBeNull();
@@ -151,7 +151,7 @@ describe('one-time set-password links', () => {
   it('refuse an account that is disabled, even a link made for it since', async () => {
     const { account } = await createUser({ email: email('disabled-reset') });
     await disableAccount(account.id, OPERATOR_COMMAND);
-    const link = await resetPassword(account.id, OPERATOR_COMMAND);
+    const { secret: link } = await resetPassword(account.id, OPERATOR_COMMAND);
     expect(await inspectPasswordLink(link)).toEqual({ status: 'disabled' });
     await expect(setPasswordWithLink(link, GOOD_PASSWORD)).rejects.toThrow(new PasswordLinkError('disabled'));
     expect((await row(account.id)).passwordHash).toBeNull();

@@ -83,8 +83,8 @@ if (testEngine() === 'postgresql') {
         accounts.demoted = await newAccount('admin', 'restore-demoted');
         for (const name of ['disabled', 'everywhere', 'changed', 'linkUsed', 'linkReplaced'] as const) accounts[name] = await newAccount('staff', `restore-${name}`);
         tokens.ofDisabled = (await createApiToken({ name: 'of-the-disabled', createdById: accounts.disabled.id }, OPERATOR_COMMAND)).token;
-        links.used = await resetPassword(accounts.linkUsed.id, OPERATOR_COMMAND);
-        links.replaced = await resetPassword(accounts.linkReplaced.id, OPERATOR_COMMAND);
+        links.used = (await resetPassword(accounts.linkUsed.id, OPERATOR_COMMAND)).secret;
+        links.replaced = (await resetPassword(accounts.linkReplaced.id, OPERATOR_COMMAND)).secret;
         for (const name of ['disabled', 'deleted', 'kept', 'rotated'] as const) {
           endpoints[name] = (await createWebhookEndpoint({ url: `https://93.184.215.14/${name}`, events: ['plant.deleted'] }, OPERATOR_COMMAND)).endpoint.id;
         }

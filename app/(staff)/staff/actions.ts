@@ -37,12 +37,12 @@ const refuseChange = (message: string): StaffActionOutcome => ({ ok: false, mess
 
 /**
  * The answer to a change made: the page shows it, with the new set-password link if it made one,
- * unless email is set up: then the link went to the account's address, and the answer says so instead.
+ * unless it was mailed to the account's address: then the answer says so instead.
  */
-function changed(secret?: string): StaffActionOutcome {
+function changed(link?: { secret: string; mailed: boolean }): StaffActionOutcome {
   revalidatePath('/staff');
-  if (!secret) return { ok: true };
-  return mailConfigured() ? { ok: true, emailed: true } : { ok: true, linkPath: passwordLinkPath(secret) };
+  if (!link) return { ok: true };
+  return link.mailed ? { ok: true, emailed: true } : { ok: true, linkPath: passwordLinkPath(link.secret) };
 }
 
 export const disableAccountAction = serverAction({

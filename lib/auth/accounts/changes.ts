@@ -87,20 +87,21 @@ export async function setAccountRole(id: string, role: Role, by: ChangedBy): Pro
 
 /**
  * Resets an account's password: the old one stops working, every session ends, and the answer is
- * the secret of a new one-time link (older links end) for the admin to hand over.
+ * the secret of a new one-time link (older links end) for the admin to hand over, and whether it was
+ * mailed to the account instead (email set up, and the account enabled).
  */
-export async function resetPassword(id: string, by: ChangedBy): Promise<string> {
-  const secret = await db().$transaction(async (tx) => {
+export async function resetPassword(id: string, by: ChangedBy): Promise<{ secret: string; mailed: boolean }> {
+  const link = await db().$transaction(async (tx) => {
     const { count } = await tx.user.updateMany({ where: { id }, data: { passwordHash: null, sessionVersion: { increment: 1 } } });
     if (count !== 1) return null;
     await record(tx, 'staff.password_reset', id, by);
     // With email set up, the new link is also sent to the account's address (lib/mail).
-    return (await issuePasswordLinkAndMail(tx, id, 'password_reset', by)).secret;
+    return issuePasswordLinkAndMail(tx, id, 'password_reset', by);
   });
-  if (secret === null) throw new AccountError('There is no such account (any more).');
-  wakeMailSender();
+  if (link === null) throw new AccountError('There is no such account (any more).');
+  if (link.mailed) wakeMailSender();
   changed('reset-password', id, by);
-  return secret;
+  return link;
 }
 
 /** Ends every session and page token of the account: sign-out, and "Sign out everywhere". */
