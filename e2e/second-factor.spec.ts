@@ -26,7 +26,7 @@ async function passwordStep(page: Page, email: string) {
 
 async function enterCode(page: Page, code: string) {
   await page.getByLabel('Code', { exact: true }).fill(code);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
 test.describe.configure({ timeout: 120_000 });
