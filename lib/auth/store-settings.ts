@@ -53,8 +53,10 @@ export async function writeStoreSetting<V extends string>(setting: StoreSetting<
   const { key } = setting;
   const json = JSON.stringify(value);
   const changed = await db().$transaction(async (tx) => {
-    // The write first: on SQLite it takes the write lock at once (as createUser explains). It makes
-    // the row where there was none, holding the default, so what follows reads the value in force.
+    // The write first: on SQLite it takes the write lock at once (as createUser explains), and on
+    // PostgreSQL the row's lock, so requests for the same change at once make one. It makes the row
+    // where there was none, holding the default, so what follows reads the value in force (it also
+    // moves updatedAt, which nothing reads as the time of a change: the audit trail has that).
     await tx.storeSetting.upsert({ where: { key }, create: { key, value: JSON.stringify(setting.default) }, update: { key } });
     const stored = await tx.storeSetting.findUniqueOrThrow({ where: { key }, select: { value: true } });
     const before = valueOf(setting, stored.value);
