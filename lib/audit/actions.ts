@@ -28,15 +28,14 @@ export const AUDIT_ACTIONS = [
   'staff.second_factor_removed',
   'staff.second_factor_reset',
   'staff.recovery_code_used',
-  'setting.second_factor_required',
-  'settings.changed',
+  'setting.changed',
   'backup.downloaded',
   'backup.restored',
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
-/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`, `setting:second-factor-required`, `setting:password_sign_in`. */
+/** What a record is about: `plant:9007199254740993`, `token:tok_...`, `webhook:wh_...`, `staff:usr_...`, `backup:plants-....db`, `setting:second-factor-required` (a store setting's key, lib/auth/store-settings.ts). */
 export const AUDIT_TARGET_TYPES = ['plant', 'token', 'webhook', 'staff', 'backup', 'setting'] as const;
 export type AuditTargetType = (typeof AUDIT_TARGET_TYPES)[number];
 

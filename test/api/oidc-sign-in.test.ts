@@ -225,9 +225,10 @@ describe('password sign-in for admins only', () => {
     const turnedOn = await callAction(asAdmin, '/staff', 'setPasswordSignInAction', true);
     expect(turnedOn).toMatchObject({ status: 200, value: { ok: true } });
     try {
-      const [record] = await db().auditEvent.findMany({ where: { action: 'settings.changed' }, orderBy: { seq: 'desc' }, take: 1 });
-      expect(record).toMatchObject({ actorId: admin.id });
-      expect(JSON.parse(record.after!)).toEqual({ passwordSignIn: 'admins' });
+      const [record] = await db().auditEvent.findMany({ where: { action: 'setting.changed', targetId: 'password-sign-in' }, orderBy: { seq: 'desc' }, take: 1 });
+      expect(record).toMatchObject({ actorId: admin.id, targetType: 'setting' });
+      expect(JSON.parse(record.before!)).toEqual({ value: 'everyone' });
+      expect(JSON.parse(record.after!)).toEqual({ value: 'admins' });
 
       await expect.poll(() => sessionOf(memberByPassword), { timeout: 1500, interval: 100 }).toBeNull();
       const refused = await signInOn(server, member.email, member.password);

@@ -18,7 +18,8 @@
 //     are: a secret rotated out (perhaps because it leaked) must not sign again;
 //   - where an account's second factor differs (removed, reset, set up again), it is the replaced
 //     database's, and recovery codes and codes used there stay used (restore-second-factors.ts).
-// Access granted after the backup is not carried (a restore goes back to the backup's grants), and
+// Access granted after the backup is not carried (a restore goes back to the backup's grants), nor
+// are the store's settings (StoreSetting: they are the backup's, as docs/operations.md says), and
 // a row the replaced database does not have is left as the backup has it: the store never deletes
 // accounts or tokens, so such a row means the replaced database is another store's (a new one on a
 // new machine), which ended nothing of this one's.

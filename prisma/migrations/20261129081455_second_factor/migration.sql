@@ -17,10 +17,3 @@ CREATE TABLE "RecoveryCode" (
     PRIMARY KEY ("userId", "hash"),
     CONSTRAINT "RecoveryCode_userId_fkey" FOREIGN KEY ("userId") REFERENCES "SecondFactor" ("userId") ON DELETE CASCADE ON UPDATE CASCADE
 );
-
--- CreateTable
-CREATE TABLE "SecondFactorPolicy" (
-    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT DEFAULT 1,
-    "required" TEXT NOT NULL DEFAULT 'off',
-    "updatedAt" DATETIME NOT NULL
-);

@@ -18,15 +18,6 @@ CREATE TABLE "RecoveryCode" (
     CONSTRAINT "RecoveryCode_pkey" PRIMARY KEY ("userId","hash")
 );
 
--- CreateTable
-CREATE TABLE "SecondFactorPolicy" (
-    "id" INTEGER NOT NULL DEFAULT 1,
-    "required" TEXT NOT NULL DEFAULT 'off',
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-
-    CONSTRAINT "SecondFactorPolicy_pkey" PRIMARY KEY ("id")
-);
-
 -- AddForeignKey
 ALTER TABLE "SecondFactor" ADD CONSTRAINT "SecondFactor_userId_fkey" FOREIGN KEY ("userId") REFERENCES "User"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
