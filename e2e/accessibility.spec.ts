@@ -192,7 +192,7 @@ test.describe('axe finds no serious or critical violations', () => {
     await expect(second.page.getByRole('heading', { name: 'Enter your code' })).toBeVisible();
     expect(await seriousViolations(second.page)).toEqual([]);
     await second.page.getByLabel('Code', { exact: true }).fill(codeFor(secret) === '000000' ? '111111' : '000000');
-    await second.page.getByRole('button', { name: 'Sign in' }).click();
+    await second.page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(alertOf(second.page)).toBeVisible();
     expect(await seriousViolations(second.page)).toEqual([]);
     await second.context.close();

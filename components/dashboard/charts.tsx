@@ -15,6 +15,7 @@ const dateOf = (day: string) => shortDate.format(new Date(`${day}T00:00:00Z`));
 
 const WIDTH = 640;
 const HEIGHT = 200;
+/** The least room left of the plot, for its marks. */
 const LEFT = 40;
 const BOTTOM = 24;
 const TOP = 8;
@@ -27,15 +28,17 @@ export function AddedPerDayChart({ perDay, titleId }: { perDay: Stats['addedPerD
   // A round top for the axis (nice), marked at nought, its middle and itself.
   const y = scaleLinear<number>({ domain: [0, largest], range: [plotHeight, 0], nice: 2 });
   const top = y.domain()[1];
-  const x = scaleBand<string>({ domain: perDay.map((day) => day.date), range: [0, WIDTH - LEFT], paddingInner: 0.1 });
+  // Room on the left for the widest mark (its top), at about 7 units a character: "20,000" needs more than "40".
+  const left = Math.max(LEFT, 12 + 7 * number.format(top).length);
+  const x = scaleBand<string>({ domain: perDay.map((day) => day.date), range: [0, WIDTH - left], paddingInner: 0.1 });
   const labelEvery = Math.ceil(perDay.length / 6);
   return (
     <>
       <svg className="chart" viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} preserveAspectRatio="none">
-        <Group left={LEFT} top={TOP}>
+        <Group left={left} top={TOP}>
           {[0, top / 2, top].map((tick) => (
             <g key={tick}>
-              <line className="chart-grid" x1={0} x2={WIDTH - LEFT} y1={y(tick)} y2={y(tick)} />
+              <line className="chart-grid" x1={0} x2={WIDTH - left} y1={y(tick)} y2={y(tick)} />
               <text className="chart-label" x={-6} y={y(tick) + 4} textAnchor="end">
                 {number.format(tick)}
               </text>
@@ -54,7 +57,7 @@ export function AddedPerDayChart({ perDay, titleId }: { perDay: Stats['addedPerD
               <text
                 key={day.date}
                 className="chart-label"
-                x={last ? WIDTH - LEFT : x(day.date)! + x.bandwidth() / 2}
+                x={last ? WIDTH - left : x(day.date)! + x.bandwidth() / 2}
                 y={HEIGHT - TOP - 6}
                 textAnchor={last ? 'end' : 'middle'}
               >

@@ -129,7 +129,7 @@ export function StaffManager({ accounts, me, actions, mailOn }: { accounts: Staf
         <p role="status" className={reset && !reset.path ? 'notice success' : 'notice'}>
           {reset && !reset.path && `Password of ${reset.email} reset. We emailed them a new link to set one; it works once, for 24 hours.`}
         </p>
-        <DataTable labelledBy="accounts-heading" columns={['Email', 'Role', 'Status', 'Second factor', 'Last sign-in', { hidden: 'Actions' }]}>
+        <DataTable labelledBy="accounts-heading" className="many-columns" columns={['Email', 'Role', 'Status', 'Second factor', 'Last sign-in', { hidden: 'Actions' }]}>
           {accounts.map((row) => (
             <tr key={row.id}>
               <td>

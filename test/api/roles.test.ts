@@ -38,6 +38,7 @@ const ACTIONS: Record<string, { page: string; access: 'public' | 'staff' | 'admi
   rotateSecretAction: { page: '/webhooks', access: 'admin' },
   checkPasswordLinkAction: { page: '/set-password', access: 'public' },
   setPasswordAction: { page: '/set-password', access: 'public' },
+  requestPasswordEmailAction: { page: '/forgot-password', access: 'public' },
 };
 
 let admin: TestAccount;
@@ -99,7 +100,7 @@ describe('server actions', () => {
     expect(names).toEqual(Object.keys(ACTIONS).sort());
   });
 
-  it('refuse a signed-out caller, except the set-password link ones', async () => {
+  it('refuse a signed-out caller, except the set-password link ones and "forgot your password?"', async () => {
     for (const [name, { page, access }] of Object.entries(ACTIONS)) {
       if (access === 'public') continue;
       const { status, value } = await callAction(signedOut(), page, name, ...argumentsFor(name, staff.id));
