@@ -8,8 +8,9 @@
 //   router state header or Server Action body into 400s: Next's own parsers. Without them, the
 //   request goes to Next unchecked (Next's 500, as on Vercel before these checks).
 // - the production server (main.ts): the standalone config, as Next's generated server.js sets it,
-//   and Next's preload of every page and route, awaited before the server listens. Without the
-//   preload, each loads on first use, and the server says so in one line at start.
+//   and Next's preload of every page and route (but those the direct path answers), awaited before
+//   the server listens. Without the preload, each loads on first use, and the server says so in one
+//   line at start; without a way to leave routes out, it loads them all.
 // - the tests that call server actions as the browser does: React's Flight client, as Next ships it.
 import * as actionMeta from 'next/dist/server/lib/server-action-request-meta';
 import * as routerState from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
@@ -55,17 +56,43 @@ export function withoutBackgroundPreload<Config extends { experimental?: object 
 }
 
 /**
- * Loads every page and route module now, as Next's `preloadEntriesOnStart` would in the
- * background: `next()` gives a custom server its `NextCustomServer`, whose `server` is the
- * `NextServer` its router made, whose `getServer()` is the `NextNodeServer` that has
- * `unstable_preloadEntries()`. False when this Next has none of these: then modules load on first use.
+ * Loads the page and route modules now, as Next's `preloadEntriesOnStart` would in the background:
+ * `next()` gives a custom server its `NextCustomServer`, whose `server` is the `NextServer` its
+ * router made, whose `getServer()` is the `NextNodeServer` that has `unstable_preloadEntries()`.
+ * That preload loads each app route its `getAppPathsManifest()` names; the routes in `leaveOut` are
+ * taken out of what that method answers while it runs (the direct path answers them from the
+ * server's own bundle, so Next's copy of them would only take memory; Next's router loads one on
+ * first use if a request ever reaches it there). A Next without that method preloads them all.
  * @param app what `next()` returned, prepared
+ * @param leaveOut app routes by page, as `/plants/[id]` (the file app/plants/[id]/route.ts)
+ * @returns false when this Next has none of these (then every module loads on first use), else
+ *   the routes left out of the preload
  */
-export async function preloadEntries(app: unknown): Promise<boolean> {
+export async function preloadEntries(app: unknown, leaveOut: readonly string[] = []): Promise<false | string[]> {
   const nextServer = (app as { server?: { getServer?: () => Promise<unknown> } } | null)?.server;
   if (typeof nextServer?.getServer !== 'function') return false;
-  const server = (await nextServer.getServer()) as { unstable_preloadEntries?: () => Promise<void> } | null;
+  const server = (await nextServer.getServer()) as {
+    unstable_preloadEntries?: () => Promise<void>;
+    getAppPathsManifest?: () => unknown;
+  } | null;
   if (typeof server?.unstable_preloadEntries !== 'function') return false;
-  await server.unstable_preloadEntries();
-  return true;
+  const manifest = leaveOut.length > 0 && typeof server.getAppPathsManifest === 'function' ? server.getAppPathsManifest() : null;
+  const entries = manifest !== null && typeof manifest === 'object' ? (manifest as Record<string, unknown>) : {};
+  const left = leaveOut.filter((page) => Object.hasOwn(entries, `${page}/route`));
+  if (left.length === 0) {
+    await server.unstable_preloadEntries();
+    return [];
+  }
+  const leftKeys = new Set(left.map((page) => `${page}/route`));
+  const kept = Object.fromEntries(Object.entries(entries).filter(([key]) => !leftKeys.has(key)));
+  const ownMethod = Object.getOwnPropertyDescriptor(server, 'getAppPathsManifest');
+  // Nothing else asks for the manifest meanwhile: the server does not listen yet.
+  server.getAppPathsManifest = () => kept;
+  try {
+    await server.unstable_preloadEntries();
+  } finally {
+    if (ownMethod) Object.defineProperty(server, 'getAppPathsManifest', ownMethod);
+    else delete server.getAppPathsManifest;
+  }
+  return left;
 }

@@ -23,8 +23,59 @@ describe('the preload', () => {
 
   it("runs Next's own when there is one", async () => {
     const unstable_preloadEntries = vi.fn(async () => {});
-    expect(await preloadEntries({ server: { getServer: async () => ({ unstable_preloadEntries }) } })).toBe(true);
+    expect(await preloadEntries({ server: { getServer: async () => ({ unstable_preloadEntries }) } })).toEqual([]);
     expect(unstable_preloadEntries).toHaveBeenCalledOnce();
+  });
+
+  // Next's preload, as next-server.js has it: each key of the manifest its method answers.
+  function nextServerWith(manifest: Record<string, string>) {
+    const loaded: string[] = [];
+    class NextNodeServer {
+      getAppPathsManifest() {
+        return manifest;
+      }
+      async unstable_preloadEntries() {
+        loaded.push(...Object.keys(this.getAppPathsManifest()));
+      }
+    }
+    const server = new NextNodeServer();
+    return { app: { server: { getServer: async () => server } }, server, loaded };
+  }
+  const MANIFEST = { '/plants/route': 'app/plants/route.js', '/plants/[id]/route': 'app/plants/[id]/route.js', '/audit-events/route': 'app/audit-events/route.js', '/page': 'app/page.js' };
+
+  it('leaves out the routes it is told to, and gives Next back its manifest after', async () => {
+    const { app, server, loaded } = nextServerWith(MANIFEST);
+    const method = server.getAppPathsManifest;
+    expect(await preloadEntries(app, ['/plants', '/plants/[id]', '/stats'])).toEqual(['/plants', '/plants/[id]']);
+    expect(loaded).toEqual(['/audit-events/route', '/page']);
+    expect(server.getAppPathsManifest).toBe(method);
+    expect(Object.hasOwn(server, 'getAppPathsManifest')).toBe(false);
+    expect(server.getAppPathsManifest()).toBe(MANIFEST);
+  });
+
+  it('gives the manifest back when the preload fails', async () => {
+    const { app, server } = nextServerWith(MANIFEST);
+    const method = server.getAppPathsManifest;
+    server.unstable_preloadEntries = async () => {
+      throw new Error('failed');
+    };
+    await expect(preloadEntries(app, ['/plants'])).rejects.toThrow('failed');
+    expect(server.getAppPathsManifest).toBe(method);
+    // A method of the instance's own is put back as it was.
+    const own = () => MANIFEST;
+    Object.defineProperty(server, 'getAppPathsManifest', { value: own, writable: true, configurable: true });
+    server.unstable_preloadEntries = async () => {};
+    expect(await preloadEntries(app, ['/plants'])).toEqual(['/plants']);
+    expect(server.getAppPathsManifest).toBe(own);
+  });
+
+  it('loads every route when this Next has no manifest method to narrow', async () => {
+    const unstable_preloadEntries = vi.fn(async () => {});
+    expect(await preloadEntries({ server: { getServer: async () => ({ unstable_preloadEntries }) } }, ['/plants'])).toEqual([]);
+    expect(unstable_preloadEntries).toHaveBeenCalledOnce();
+    const { app, loaded } = nextServerWith(MANIFEST);
+    expect(await preloadEntries(app, [])).toEqual([]);
+    expect(loaded).toEqual(Object.keys(MANIFEST));
   });
 
   it("turns Next's background preload off and keeps the rest of the config", () => {
