@@ -28,7 +28,8 @@ import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit';
 import { settleForwardedHeaders } from './forwarded-headers';
 import { lingerBeforeClosing } from './linger';
 import { holdPort } from './listen-port';
-import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals';
+import { preloadEntries, releaseLoadedChunks, setStandaloneConfig, withoutBackgroundPreload } from './next-internals';
+import { collectGarbage } from './collect-garbage';
 import { refuseConnect, settleRequestHead } from './request-head';
 import { createRequestMetrics, type Observed } from './request-metrics';
 
@@ -190,13 +191,18 @@ const refuseToStart = (error: NodeJS.ErrnoException) => {
 server.once('error', refuseToStart);
 // The public pages rendered once on a loopback port of their own, unmeasured (server/warm-up.ts).
 const warmed = await warmUp((request, response) => answer(request, response, null));
+// Then what starting left behind goes: Node's cached copies of Next's chunk files, whose factories
+// Next's runtime has taken (most of them copies of the same modules, from the several bundles),
+// and the garbage of migrating, loading and rendering, so the idle server does not hold them.
+const releasedChunks = releaseLoadedChunks(path.join(dir, '.next', 'server', 'chunks'));
+const collected = collectGarbage();
 await heldPort.release();
 server.listen(port, hostname, () => {
   server.off('error', refuseToStart);
   const served = direct ? `route handlers answered directly: ${direct.routes.join(', ')}` : 'everything through Next (API_DIRECT_ROUTES=off)';
   // The heap's cap as V8 took it: the flag's, or what it chose from the machine's memory.
   const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
-  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed, heapLimitMb, ...(preload && preload.length > 0 && { notPreloaded: preload }) });
+  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed, heapLimitMb, releasedChunks, collected, ...(preload && preload.length > 0 && { notPreloaded: preload }) });
   if (!heapLimitSet()) {
     log.warn('started with no cap on the heap: V8 sized it from the machine\'s memory, and the server holds more than it needs under load', {
       heapLimitMb,

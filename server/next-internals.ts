@@ -12,6 +12,8 @@
 //   the server listens. Without the preload, each loads on first use, and the server says so in one
 //   line at start; without a way to leave routes out, it loads them all.
 // - the tests that call server actions as the browser does: React's Flight client, as Next ships it.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as actionMeta from 'next/dist/server/lib/server-action-request-meta';
 import * as routerState from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 
@@ -95,4 +97,39 @@ export async function preloadEntries(app: unknown, leaveOut: readonly string[] =
     else delete server.getAppPathsManifest;
   }
   return left;
+}
+
+/** Whether a module's exports are a Turbopack chunk's: its modules' ids, each group followed by its factory. */
+function isTurbopackChunk(exports: unknown): boolean {
+  return Array.isArray(exports) && exports.length > 0 && typeof exports[exports.length - 1] === 'function';
+}
+
+/**
+ * Lets go of the chunk files Next's Turbopack runtime has read: it requires each chunk file (a
+ * list of module factories) and copies the factories it has not yet got into its own table, and
+ * Node's module cache then keeps the list, so every factory and the file's whole source stay
+ * alive. Several route and page bundles hold chunks of the same modules, so most of those factories
+ * are copies the runtime never used (megabytes of source, several times over). Taken out of the
+ * cache, a chunk the runtime asks for again is read again, and adds nothing it already has.
+ * Modules that are not chunks of this shape are left alone, so a Next whose runtime loads chunks
+ * otherwise keeps them all.
+ * @param chunksDir the standalone build's `.next/server/chunks`
+ * @returns how many chunk files were let go
+ */
+export function releaseLoadedChunks(chunksDir: string): number {
+  const cache = createRequire(import.meta.url).cache;
+  const prefix = chunksDir.endsWith(path.sep) ? chunksDir : chunksDir + path.sep;
+  const released = new Set<unknown>();
+  for (const [file, loaded] of Object.entries(cache)) {
+    if (!file.startsWith(prefix) || !loaded || !isTurbopackChunk(loaded.exports)) continue;
+    delete cache[file];
+    released.add(loaded);
+  }
+  // The module that required a chunk (the runtime) lists it among its children.
+  if (released.size > 0) {
+    for (const loaded of Object.values(cache)) {
+      if (loaded?.children.some((child) => released.has(child))) loaded.children = loaded.children.filter((child) => !released.has(child));
+    }
+  }
+  return released.size;
 }
