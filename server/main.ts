@@ -21,14 +21,15 @@ import { log } from '../lib/log';
 import { settings, SettingsError } from '../lib/settings';
 import { asPublicRequest, flushTraces } from '../lib/tracing/spans';
 import { createCompression } from './compression';
-import { PROXY_PATH } from './direct-paths.mjs';
+import { DIRECT_ROUTES, PROXY_PATH } from './direct-paths.mjs';
 import { createDirectRoutes } from './direct-routes';
 import { warmUp } from './warm-up';
 import { HEAP_LIMIT_FLAG, heapLimitSet } from './heap-limit';
 import { settleForwardedHeaders } from './forwarded-headers';
 import { lingerBeforeClosing } from './linger';
 import { holdPort } from './listen-port';
-import { preloadEntries, setStandaloneConfig, withoutBackgroundPreload } from './next-internals';
+import { preloadEntries, releaseLoadedChunks, setStandaloneConfig, withoutBackgroundPreload } from './next-internals';
+import { collectGarbage } from './collect-garbage';
 import { refuseConnect, settleRequestHead } from './request-head';
 import { createRequestMetrics, type Observed } from './request-metrics';
 
@@ -86,8 +87,11 @@ setStandaloneConfig(config);
 const app = next({ dev: false, dir, hostname, port, conf: config });
 await app.prepare();
 // Every page and route is loaded before the first request is accepted: loaded lazily, the first
-// burst after a start waits behind their synchronous loading (health included).
-const preloaded = await preloadEntries(app);
+// burst after a start waits behind their synchronous loading (health included). But not Next's
+// copy of the routes the direct path answers: the server's bundle has them already, and Next's
+// would only hold memory (it loads one on first use if a request ever gets there: HEAD, OPTIONS).
+const preload = await preloadEntries(app, own.directRoutes ? DIRECT_ROUTES.map(({ page }) => page) : []);
+const preloaded = preload !== false;
 if (!preloaded) log.warn('Next offers no preload of its pages and routes here; each loads on first use');
 const handleWithNext = app.getRequestHandler();
 // One compressor for both paths: next.config.js turns Next's own off (server/compression.ts).
@@ -187,13 +191,18 @@ const refuseToStart = (error: NodeJS.ErrnoException) => {
 server.once('error', refuseToStart);
 // The public pages rendered once on a loopback port of their own, unmeasured (server/warm-up.ts).
 const warmed = await warmUp((request, response) => answer(request, response, null));
+// Then what starting left behind goes: Node's cached copies of Next's chunk files, whose factories
+// Next's runtime has taken (most of them copies of the same modules, from the several bundles),
+// and the garbage of migrating, loading and rendering, so the idle server does not hold them.
+const releasedChunks = releaseLoadedChunks(path.join(dir, '.next', 'server', 'chunks'));
+const collected = collectGarbage();
 await heldPort.release();
 server.listen(port, hostname, () => {
   server.off('error', refuseToStart);
   const served = direct ? `route handlers answered directly: ${direct.routes.join(', ')}` : 'everything through Next (API_DIRECT_ROUTES=off)';
   // The heap's cap as V8 took it: the flag's, or what it chose from the machine's memory.
   const heapLimitMb = Math.round(v8.getHeapStatistics().heap_size_limit / 2 ** 20);
-  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed, heapLimitMb });
+  log.info('listening', { url: `http://${hostname}:${port}`, served, preloaded, warmed, heapLimitMb, releasedChunks, collected, ...(preload && preload.length > 0 && { notPreloaded: preload }) });
   if (!heapLimitSet()) {
     log.warn('started with no cap on the heap: V8 sized it from the machine\'s memory, and the server holds more than it needs under load', {
       heapLimitMb,

@@ -8,9 +8,12 @@
 //   router state header or Server Action body into 400s: Next's own parsers. Without them, the
 //   request goes to Next unchecked (Next's 500, as on Vercel before these checks).
 // - the production server (main.ts): the standalone config, as Next's generated server.js sets it,
-//   and Next's preload of every page and route, awaited before the server listens. Without the
-//   preload, each loads on first use, and the server says so in one line at start.
+//   and Next's preload of every page and route (but those the direct path answers), awaited before
+//   the server listens. Without the preload, each loads on first use, and the server says so in one
+//   line at start; without a way to leave routes out, it loads them all.
 // - the tests that call server actions as the browser does: React's Flight client, as Next ships it.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import * as actionMeta from 'next/dist/server/lib/server-action-request-meta';
 import * as routerState from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
 
@@ -55,17 +58,78 @@ export function withoutBackgroundPreload<Config extends { experimental?: object 
 }
 
 /**
- * Loads every page and route module now, as Next's `preloadEntriesOnStart` would in the
- * background: `next()` gives a custom server its `NextCustomServer`, whose `server` is the
- * `NextServer` its router made, whose `getServer()` is the `NextNodeServer` that has
- * `unstable_preloadEntries()`. False when this Next has none of these: then modules load on first use.
+ * Loads the page and route modules now, as Next's `preloadEntriesOnStart` would in the background:
+ * `next()` gives a custom server its `NextCustomServer`, whose `server` is the `NextServer` its
+ * router made, whose `getServer()` is the `NextNodeServer` that has `unstable_preloadEntries()`.
+ * That preload loads each app route its `getAppPathsManifest()` names; the routes in `leaveOut` are
+ * taken out of what that method answers while it runs (the direct path answers them from the
+ * server's own bundle, so Next's copy of them would only take memory; Next's router loads one on
+ * first use if a request ever reaches it there). A Next without that method preloads them all.
  * @param app what `next()` returned, prepared
+ * @param leaveOut app routes by page, as `/plants/[id]` (the file app/plants/[id]/route.ts)
+ * @returns false when this Next has none of these (then every module loads on first use), else
+ *   the routes left out of the preload
  */
-export async function preloadEntries(app: unknown): Promise<boolean> {
+export async function preloadEntries(app: unknown, leaveOut: readonly string[] = []): Promise<false | string[]> {
   const nextServer = (app as { server?: { getServer?: () => Promise<unknown> } } | null)?.server;
   if (typeof nextServer?.getServer !== 'function') return false;
-  const server = (await nextServer.getServer()) as { unstable_preloadEntries?: () => Promise<void> } | null;
+  const server = (await nextServer.getServer()) as {
+    unstable_preloadEntries?: () => Promise<void>;
+    getAppPathsManifest?: () => unknown;
+  } | null;
   if (typeof server?.unstable_preloadEntries !== 'function') return false;
-  await server.unstable_preloadEntries();
-  return true;
+  const manifest = leaveOut.length > 0 && typeof server.getAppPathsManifest === 'function' ? server.getAppPathsManifest() : null;
+  const entries = manifest !== null && typeof manifest === 'object' ? (manifest as Record<string, unknown>) : {};
+  const left = leaveOut.filter((page) => Object.hasOwn(entries, `${page}/route`));
+  if (left.length === 0) {
+    await server.unstable_preloadEntries();
+    return [];
+  }
+  const leftKeys = new Set(left.map((page) => `${page}/route`));
+  const kept = Object.fromEntries(Object.entries(entries).filter(([key]) => !leftKeys.has(key)));
+  const ownMethod = Object.getOwnPropertyDescriptor(server, 'getAppPathsManifest');
+  // Nothing else asks for the manifest meanwhile: the server does not listen yet.
+  server.getAppPathsManifest = () => kept;
+  try {
+    await server.unstable_preloadEntries();
+  } finally {
+    if (ownMethod) Object.defineProperty(server, 'getAppPathsManifest', ownMethod);
+    else delete server.getAppPathsManifest;
+  }
+  return left;
+}
+
+/** Whether a module's exports are a Turbopack chunk's: its modules' ids, each group followed by its factory. */
+function isTurbopackChunk(exports: unknown): boolean {
+  return Array.isArray(exports) && exports.length > 0 && typeof exports[exports.length - 1] === 'function';
+}
+
+/**
+ * Lets go of the chunk files Next's Turbopack runtime has read: it requires each chunk file (a
+ * list of module factories) and copies the factories it has not yet got into its own table, and
+ * Node's module cache then keeps the list, so every factory and the file's whole source stay
+ * alive. Several route and page bundles hold chunks of the same modules, so most of those factories
+ * are copies the runtime never used (megabytes of source, several times over). Taken out of the
+ * cache, a chunk the runtime asks for again is read again, and adds nothing it already has.
+ * Modules that are not chunks of this shape are left alone, so a Next whose runtime loads chunks
+ * otherwise keeps them all.
+ * @param chunksDir the standalone build's `.next/server/chunks`
+ * @returns how many chunk files were let go
+ */
+export function releaseLoadedChunks(chunksDir: string): number {
+  const cache = createRequire(import.meta.url).cache;
+  const prefix = chunksDir.endsWith(path.sep) ? chunksDir : chunksDir + path.sep;
+  const released = new Set<unknown>();
+  for (const [file, loaded] of Object.entries(cache)) {
+    if (!file.startsWith(prefix) || !loaded || !isTurbopackChunk(loaded.exports)) continue;
+    delete cache[file];
+    released.add(loaded);
+  }
+  // The module that required a chunk (the runtime) lists it among its children.
+  if (released.size > 0) {
+    for (const loaded of Object.values(cache)) {
+      if (loaded?.children.some((child) => released.has(child))) loaded.children = loaded.children.filter((child) => !released.has(child));
+    }
+  }
+  return released.size;
 }

@@ -76,6 +76,13 @@ describe('npm start', () => {
       expect(output).toMatch(/route handlers answered directly: \/plants, \/plants\/\[id\], \/plants\/batch, \/stats, \/api\/health/);
       // Every page and route loaded, and the public pages rendered once, before it listened.
       expect(output).toMatch(/"msg":"listening".*"preloaded":true,"warmed":true,"heapLimitMb":4\d\d\b/);
+      // But Next's copy of the routes answered directly: Next loads one when a request first reaches
+      // it there, as HEAD and OPTIONS do (Next derives them).
+      expect(output).toMatch(/"notPreloaded":\["\/plants","\/plants\/\[id\]","\/plants\/batch","\/stats","\/api\/health"/);
+      const head = await fetch(`${url}/api/health`, { method: 'HEAD' });
+      expect([head.status, head.headers.get('cache-control')]).toEqual([200, 'no-store']);
+      const options = await fetch(`${url}/plants/1`, { method: 'OPTIONS' });
+      expect([options.status, options.headers.get('allow')]).toEqual([204, expect.stringContaining('PATCH')]);
       expect(output).not.toMatch(/no cap on the heap/);
       // Next builds its requests on the port too: its own routes answer there.
       const csrf = await fetch(`${url}/api/auth/csrf`);

@@ -3,7 +3,11 @@
 // what the item was for is lost (the preload, or a protocol check, where Next answers as it would
 // alone).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { exportedFunction, preloadEntries, withoutBackgroundPreload } from '../../server/next-internals';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { exportedFunction, preloadEntries, releaseLoadedChunks, withoutBackgroundPreload } from '../../server/next-internals';
 
 describe("Next's private exports", () => {
   it('are taken only when they are functions', () => {
@@ -23,8 +27,59 @@ describe('the preload', () => {
 
   it("runs Next's own when there is one", async () => {
     const unstable_preloadEntries = vi.fn(async () => {});
-    expect(await preloadEntries({ server: { getServer: async () => ({ unstable_preloadEntries }) } })).toBe(true);
+    expect(await preloadEntries({ server: { getServer: async () => ({ unstable_preloadEntries }) } })).toEqual([]);
     expect(unstable_preloadEntries).toHaveBeenCalledOnce();
+  });
+
+  // Next's preload, as next-server.js has it: each key of the manifest its method answers.
+  function nextServerWith(manifest: Record<string, string>) {
+    const loaded: string[] = [];
+    class NextNodeServer {
+      getAppPathsManifest() {
+        return manifest;
+      }
+      async unstable_preloadEntries() {
+        loaded.push(...Object.keys(this.getAppPathsManifest()));
+      }
+    }
+    const server = new NextNodeServer();
+    return { app: { server: { getServer: async () => server } }, server, loaded };
+  }
+  const MANIFEST = { '/plants/route': 'app/plants/route.js', '/plants/[id]/route': 'app/plants/[id]/route.js', '/audit-events/route': 'app/audit-events/route.js', '/page': 'app/page.js' };
+
+  it('leaves out the routes it is told to, and gives Next back its manifest after', async () => {
+    const { app, server, loaded } = nextServerWith(MANIFEST);
+    const method = server.getAppPathsManifest;
+    expect(await preloadEntries(app, ['/plants', '/plants/[id]', '/stats'])).toEqual(['/plants', '/plants/[id]']);
+    expect(loaded).toEqual(['/audit-events/route', '/page']);
+    expect(server.getAppPathsManifest).toBe(method);
+    expect(Object.hasOwn(server, 'getAppPathsManifest')).toBe(false);
+    expect(server.getAppPathsManifest()).toBe(MANIFEST);
+  });
+
+  it('gives the manifest back when the preload fails', async () => {
+    const { app, server } = nextServerWith(MANIFEST);
+    const method = server.getAppPathsManifest;
+    server.unstable_preloadEntries = async () => {
+      throw new Error('failed');
+    };
+    await expect(preloadEntries(app, ['/plants'])).rejects.toThrow('failed');
+    expect(server.getAppPathsManifest).toBe(method);
+    // A method of the instance's own is put back as it was.
+    const own = () => MANIFEST;
+    Object.defineProperty(server, 'getAppPathsManifest', { value: own, writable: true, configurable: true });
+    server.unstable_preloadEntries = async () => {};
+    expect(await preloadEntries(app, ['/plants'])).toEqual(['/plants']);
+    expect(server.getAppPathsManifest).toBe(own);
+  });
+
+  it('loads every route when this Next has no manifest method to narrow', async () => {
+    const unstable_preloadEntries = vi.fn(async () => {});
+    expect(await preloadEntries({ server: { getServer: async () => ({ unstable_preloadEntries }) } }, ['/plants'])).toEqual([]);
+    expect(unstable_preloadEntries).toHaveBeenCalledOnce();
+    const { app, loaded } = nextServerWith(MANIFEST);
+    expect(await preloadEntries(app, [])).toEqual([]);
+    expect(loaded).toEqual(Object.keys(MANIFEST));
   });
 
   it("turns Next's background preload off and keeps the rest of the config", () => {
@@ -32,6 +87,50 @@ describe('the preload', () => {
       experimental: { authInterrupts: true, preloadEntriesOnStart: false },
       output: 'standalone',
     });
+  });
+});
+
+describe("the release of Next's loaded chunk files", () => {
+  const require = createRequire(import.meta.url);
+  let folder = '';
+  afterEach(() => rmSync(folder, { recursive: true, force: true }));
+
+  function files() {
+    folder = mkdtempSync(path.join(os.tmpdir(), 'chunks-'));
+    const chunks = path.join(folder, 'server', 'chunks');
+    mkdirSync(path.join(chunks, 'ssr'), { recursive: true });
+    const write = (file: string, source: string) => (writeFileSync(file, source), file);
+    return {
+      chunks,
+      // As Turbopack writes them: module ids, each group followed by its factory.
+      chunk: write(path.join(chunks, 'a.js'), 'module.exports=[1,2,(m)=>{m.exports="one"},3,(m)=>{m.exports="three"}];'),
+      ssrChunk: write(path.join(chunks, 'ssr', 'b.js'), 'module.exports=[4,(m)=>{}];'),
+      runtime: write(path.join(chunks, 'runtime.js'), 'module.exports=function runtime(){};'),
+      outside: write(path.join(folder, 'outside.js'), 'module.exports=[5,(m)=>{}];'),
+    };
+  }
+
+  it("takes the chunks out of Node's module cache, and a chunk asked for again is read again", () => {
+    const { chunks, chunk, ssrChunk, runtime, outside } = files();
+    const first = require(chunk);
+    require(ssrChunk);
+    require(runtime);
+    require(outside);
+    expect(releaseLoadedChunks(chunks)).toBe(2);
+    expect([chunk, ssrChunk].map((file) => file in require.cache)).toEqual([false, false]);
+    // What is not a chunk, or not under the folder, stays.
+    expect([runtime, outside].map((file) => file in require.cache)).toEqual([true, true]);
+    const again = require(chunk);
+    expect(again).not.toBe(first);
+    expect(again).toEqual([1, 2, expect.any(Function), 3, expect.any(Function)]);
+    expect(releaseLoadedChunks(chunks)).toBe(1);
+  });
+
+  it('lets go of nothing when no chunk of that shape was loaded', () => {
+    const { chunks, runtime } = files();
+    require(runtime);
+    expect(releaseLoadedChunks(chunks)).toBe(0);
+    expect(runtime in require.cache).toBe(true);
   });
 });
 
