@@ -122,21 +122,25 @@ const claimStatements = new Map<string, string>();
 
 /**
  * The claim, with named parameters @key, @now and @windowFloor. A row whose window has passed starts
- * over; otherwise the attempt counts only if it comes late enough after the last. One that does not
- * changes nothing and returns no row. On PostgreSQL concurrent claims on one key queue on its row
- * lock; SQLite runs one writer at a time.
+ * over; otherwise a free attempt always counts, and a later one only if it comes late enough after
+ * the last. One that does not changes nothing and returns no row. On PostgreSQL concurrent claims
+ * on one key queue on its row lock; SQLite runs one writer at a time. Either way a claim may reach
+ * the row after one whose @now is later (each reads the clock before it waits): a free attempt
+ * still counts then, and the last attempt's time never goes back.
  */
 export function loginClaimSql(delaysMs: readonly number[]): string {
   const key = delaysMs.join(',');
   let sql = claimStatements.get(key);
   if (!sql) {
+    const free = delaysMs.findIndex((delay) => delay > 0);
+    const freeAttempt = free > 0 ? ` OR "LoginThrottle"."attempts" < ${free}` : '';
     sql = `
   INSERT INTO "LoginThrottle" ("key", "attempts", "windowStart", "lastAttemptAt") VALUES (@key, 1, @now, @now)
   ON CONFLICT ("key") DO UPDATE SET
     "attempts" = CASE WHEN "LoginThrottle"."windowStart" <= @windowFloor THEN 1 ELSE "LoginThrottle"."attempts" + 1 END,
     "windowStart" = CASE WHEN "LoginThrottle"."windowStart" <= @windowFloor THEN @now ELSE "LoginThrottle"."windowStart" END,
-    "lastAttemptAt" = @now
-  WHERE "LoginThrottle"."windowStart" <= @windowFloor OR "LoginThrottle"."lastAttemptAt" + ${delaySql(delaysMs)} <= @now
+    "lastAttemptAt" = CASE WHEN "LoginThrottle"."lastAttemptAt" > @now THEN "LoginThrottle"."lastAttemptAt" ELSE @now END
+  WHERE "LoginThrottle"."windowStart" <= @windowFloor${freeAttempt} OR "LoginThrottle"."lastAttemptAt" + ${delaySql(delaysMs)} <= @now
   RETURNING "attempts"`;
     claimStatements.set(key, sql);
   }

@@ -12,7 +12,7 @@ import { changePassword, disableAccount, endSessions, resetPassword, setAccountR
 import { setPasswordWithLink } from '../../lib/auth/passwords/links';
 import { confirmEnrolment, removeSecondFactor, spendSecondFactorCode, startEnrolment } from '../../lib/auth/second-factor/factors';
 import { setSecondFactorRequirement } from '../../lib/auth/second-factor/policy';
-import { codeAt } from '../../lib/auth/second-factor/totp';
+import { codeAt, TOTP_PERIOD_SECONDS } from '../../lib/auth/second-factor/totp';
 import { createApiToken, revokeApiToken } from '../../lib/auth/tokens/api-tokens';
 import { createWebhookEndpoint, deleteWebhookEndpoint, rotateWebhookSecret, setWebhookEndpointEnabled } from '../../lib/webhooks/endpoints';
 import { browser, newAccount, signIn, type TestAccount } from '../support/accounts';
@@ -199,14 +199,18 @@ if (testEngine() === 'postgresql') {
 
     test('keeps second factors removed, reset, set up again or used after the backup', async ({ makeDatabase, makeTempDir }) => {
       const target = await makeDatabase();
-      const soon = Date.now() + 30_000;
+      // The factors are set up with the code of one step and a code of the next is used after the
+      // backup, both at moments given, not read from the clock: however long the set-up takes, the
+      // later code's step is after the one the backup holds.
+      const enrolled = Date.now();
+      const soon = enrolled + TOTP_PERIOD_SECONDS * 1000;
       type Made = { id: string; secret: string; codes: string[] };
       const made = await usingDatabase(target.url, async () => {
         const result = {} as Record<'reset' | 'again' | 'recovered' | 'coded' | 'kept', Made>;
         for (const name of ['reset', 'again', 'recovered', 'coded', 'kept'] as const) {
           const account = await newAccount('staff', `factor-${name}`);
           const { secret } = await startEnrolment(account.id, account.email);
-          result[name] = { id: account.id, secret, codes: await confirmEnrolment(account.id, codeAt(secret, Date.now()), OPERATOR_COMMAND) };
+          result[name] = { id: account.id, secret, codes: await confirmEnrolment(account.id, codeAt(secret, enrolled), OPERATOR_COMMAND, enrolled) };
         }
         return result;
       });

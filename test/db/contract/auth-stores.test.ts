@@ -59,6 +59,21 @@ describe('the sign-in throttle', () => {
     expect(await throttle().read(key)).toEqual({ attempts: 3, lastAttemptAt: start });
   });
 
+  // Each claim reads the clock before it waits for the row, so under load one can reach it after a
+  // claim whose moment is later: a free attempt is still free then, and a waited one still waits.
+  it('counts a free attempt that reaches the row after a later one, and never moves the last attempt back', async () => {
+    const key = 'out-of-order@example.com';
+    expect(await claim(key, start + 10)).toBe(true);
+    expect(await claim(key, start + 5)).toBe(true);
+    expect(await claim(key, start)).toBe(true);
+    expect(await throttle().read(key)).toEqual({ attempts: 3, lastAttemptAt: start + 10 });
+    // After three, 1 s after the last: the last is the latest moment, not the last to arrive.
+    expect(await claim(key, start + 1005)).toBe(false);
+    expect(await claim(key, start + 1010)).toBe(true);
+    expect(await claim(key, start + 1009)).toBe(false);
+    expect(await throttle().read(key)).toEqual({ attempts: 4, lastAttemptAt: start + 1010 });
+  });
+
   it('forgets a key when told, and purges only the keys whose window began by the floor', async () => {
     await claim('cleared@example.com', start);
     await throttle().clear('cleared@example.com');
