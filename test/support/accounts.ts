@@ -19,7 +19,7 @@ export async function newAccount(role: Role = 'staff', label: string = role): Pr
 }
 
 /** The cookies a response sets, as name=value pairs (expired ones removed from `jar`). */
-function keepCookies(jar: Map<string, string>, response: Response): void {
+export function keepCookies(jar: Map<string, string>, response: Response): void {
   for (const cookie of response.headers.getSetCookie()) {
     const [pair] = cookie.split(';');
     const name = pair.slice(0, pair.indexOf('='));

@@ -2,7 +2,7 @@
 // the sign-in page's button (next-auth's sign-in POST for the provider), the provider's own sign-in
 // and consent pages, then the provider's redirect back to /api/auth/callback/oidc. Two cookie jars,
 // one per site, as a browser keeps them.
-import { browser, type Browser } from './accounts';
+import { browser, keepCookies, type Browser } from './accounts';
 
 export type ProviderSignIn = {
   /** The app's browser, signed in when the callback succeeded. */
@@ -22,13 +22,7 @@ function providerJar() {
     const headers = new Headers(init.headers);
     if (jar.size) headers.set('cookie', [...jar].map(([name, value]) => `${name}=${value}`).join('; '));
     const response = await fetch(url, { redirect: 'manual', ...init, headers });
-    for (const cookie of response.headers.getSetCookie()) {
-      const [pair] = cookie.split(';');
-      const name = pair.slice(0, pair.indexOf('='));
-      const value = pair.slice(pair.indexOf('=') + 1);
-      if (!value || /max-age=0|expires=thu, 01 jan 1970/i.test(cookie)) jar.delete(name);
-      else jar.set(name, value);
-    }
+    keepCookies(jar, response);
     return response;
   };
 }
