@@ -14,14 +14,13 @@ const inProcess = ['test/db/**/*.test.ts'];
 const onlyOn = { sqlite: ['test/sqlite/**/*.test.ts'], postgresql: ['test/postgresql/**/*.test.ts', 'test/server/**/*.test.ts'] };
 // The files that need the machine kept free of the other suites: each engine's `:alone` project,
 // which `npm test` runs once the other suites have ended, the two engines side by side
-// (scripts/test.mjs). Most time the server under a burst of their own (a health check or a refusal
-// within a second, or as many times more as the same request is slower idle),
-// so that what they time is the server, not the other suites; the differential test compares two
-// servers' answers down to the order in which their rate-limit counts land, which once came out
-// differently beside the other suites. A promise kept "within a second" by a server's clock
-// (seenWithin, test/support/clock.ts) needs no machine of its own.
+// (scripts/test.mjs). They time the server under a burst of their own (a health check or a refusal
+// within a second, or as many times more as the same request is slower idle), so that what they
+// time is the server, not the other suites. A promise kept "within a second" by a server's clock
+// (seenWithin, test/support/clock.ts) needs no machine of its own, and neither does the differential
+// test, which reads two servers' rate-limit counts until they agree twice in a row (a count of an
+// earlier, slow request may land between the two readings on a busy machine).
 export const aloneFiles = [
-  'test/api/differential.test.ts',
   'test/api/abuse-bursts.test.ts',
   'test/api/hostile-requests.test.ts',
   'test/api/sign-in-limits.test.ts',

@@ -38,7 +38,7 @@ export async function checkPrerequisites({ env = process.env, root = process.cwd
     checkPackages(root),
     checkPostgresql(env.TEST_DATABASE_URL?.trim() || DEFAULT_TEST_DATABASE_URL, timeoutMs),
     checkChromium(env.CHROMIUM_PATH || DEFAULT_CHROMIUM_PATH, Boolean(env.CHROMIUM_PATH)),
-    checkPort(Number(env.E2E_PORT ?? DEFAULT_E2E_PORT), 'E2E_PORT', "the browser journeys' server listens there: stop what holds it, or set E2E_PORT to a free port"),
+    ...journeyPorts(Number(env.E2E_PORT ?? DEFAULT_E2E_PORT)),
     checkPort(otlpPort, undefined, "the traces test listens there as OpenTelemetry's default collector: stop what holds it (a collector?)"),
   ]);
   return results.flat();
@@ -116,8 +116,18 @@ function checkChromium(file, chosen) {
   }
 }
 
+/**
+ * The journeys run in two halves side by side (scripts/test.mjs), each with a server and a mail
+ * journey's server of its own: the first half's on E2E_PORT and the port after it, the second's on
+ * the two after those.
+ */
+function journeyPorts(e2ePort) {
+  if (!Number.isInteger(e2ePort) || e2ePort < 1 || e2ePort > 65532) return [Promise.resolve([`E2E_PORT is not a port number below 65533 (${e2ePort}): set it to a free port`])];
+  const why = "the browser journeys' servers listen on E2E_PORT and the three ports after it: stop what holds it, or set E2E_PORT to another port";
+  return [0, 1, 2, 3].map((offset) => checkPort(e2ePort + offset, offset === 0 ? 'E2E_PORT' : `E2E_PORT + ${offset}`, why));
+}
+
 async function checkPort(port, setting, why) {
-  if (!Number.isInteger(port) || port < 1 || port > 65535) return [`E2E_PORT is not a port number (${port}): set it to a free port`];
   // Every address at once: a port held on 127.0.0.1 or on ::1 is held here too. A host without
   // IPv6 listens on IPv4's alone.
   for (const host of ['::', '0.0.0.0']) {
