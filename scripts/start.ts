@@ -8,7 +8,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl, engineTools } from '../lib/db/engine-tools';
+import { databaseUrl, engineTools } from '../lib/db/engine';
 import { checkSettings, rereadSettings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 
