@@ -5,10 +5,10 @@
 // The rules below a route: they throw domain errors (lib/errors.ts) and never answer HTTP themselves.
 const DOMAIN = '^lib/(plants|auth|webhooks|audit|backups|mail)/|^lib/(retention|background)\\.ts$';
 
-// The two modules that pick an engine: engine() for the process's stores, engineTools(url) for what
-// npm start, the migrations and the operator commands do to a database (kept apart so that the start
-// loads no stores and no Prisma client).
-const SELECTORS = '^lib/db/(engine|engine-tools)\\.ts$';
+// The one module that picks an engine: engine() for the process's stores, engineTools(url) for what
+// npm start, the migrations and the operator commands do to a database (npm start's bundle keeps the
+// tools alone: scripts/build.mjs).
+const SELECTOR = '^lib/db/engine\\.ts$';
 
 const config = {
   forbidden: [
@@ -43,24 +43,24 @@ const config = {
     },
     {
       name: 'sqlite-only-through-the-selector',
-      comment: "SQLite's code is reached only through engine() (lib/db/engine.ts) and engineTools() (lib/db/engine-tools.ts), and from inside its own folder.",
+      comment: "SQLite's code is reached only through lib/db/engine.ts (engine() and engineTools()), and from inside its own folder.",
       severity: 'error',
-      from: { pathNot: [SELECTORS, '^lib/db/sqlite/'] },
+      from: { pathNot: [SELECTOR, '^lib/db/sqlite/'] },
       to: { path: '^lib/db/sqlite/' },
     },
     {
       name: 'postgresql-only-through-the-selector',
-      comment: "PostgreSQL's code is reached only through engine() (lib/db/engine.ts) and engineTools() (lib/db/engine-tools.ts), and from inside its own folder.",
+      comment: "PostgreSQL's code is reached only through lib/db/engine.ts (engine() and engineTools()), and from inside its own folder.",
       severity: 'error',
-      from: { pathNot: [SELECTORS, '^lib/db/postgresql/'] },
+      from: { pathNot: [SELECTOR, '^lib/db/postgresql/'] },
       to: { path: '^lib/db/postgresql/' },
     },
     {
-      name: 'engine-question-only-in-the-selectors',
+      name: 'engine-question-only-in-the-selector',
       comment:
-        "Which engine the database is on is asked only where an engine is picked: the URL parser (lib/db/url.ts, which also reads an SQLite file's path out of the URL) is imported by the two selectors and by SQLite's own code alone. (eslint refuses the question's other forms: comparing with an engine's name, reading a URL's scheme.) The tests look inside on purpose and are left out.",
+        "Which engine the database is on is asked only where an engine is picked: the URL parser (lib/db/url.ts, which also reads an SQLite file's path out of the URL) is imported by lib/db/engine.ts and by SQLite's own code alone. (eslint refuses the question's other forms: comparing with an engine's name, reading a URL's scheme.) The tests look inside on purpose and are left out.",
       severity: 'error',
-      from: { path: '^(lib|app|components|server|scripts|bench)/|^(proxy|instrumentation)\\.ts$', pathNot: [SELECTORS, '^lib/db/sqlite/'] },
+      from: { path: '^(lib|app|components|server|scripts|bench)/|^(proxy|instrumentation)\\.ts$', pathNot: [SELECTOR, '^lib/db/sqlite/'] },
       to: { path: '^lib/db/url\\.ts$' },
     },
     {

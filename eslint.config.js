@@ -17,15 +17,15 @@ const SETTINGS_FROM_THE_ENVIRONMENT = [
   },
 ];
 
-// Which engine the database is on is asked in three modules only: the URL parser (lib/db/url.ts)
-// and the two selectors that answer with an engine's code, engine() and engineTools(url).
-// Everywhere else, what differs per engine is a method of the engine's stores or tools
-// (lib/db/stores.ts); dependency-cruiser keeps the URL parser and the engines' folders to the
-// selectors. Refused here: calling the parser, comparing with an engine's name, and reading a
+// Which engine the database is on is asked in two modules only: the URL parser (lib/db/url.ts)
+// and the selector that answers with an engine's code, lib/db/engine.ts (engine() and
+// engineTools(url)). Everywhere else, what differs per engine is a method of the engine's stores or
+// tools (lib/db/stores.ts); dependency-cruiser keeps the URL parser and the engines' folders to the
+// selector. Refused here: calling the parser, comparing with an engine's name, and reading a
 // database URL's scheme. (lib/settings checks DATABASE_URL's form as it checks every setting's,
 // below lib/db, and is left out.)
 const ENGINE_QUESTION_MESSAGE =
-  "Only lib/db/engine.ts, lib/db/engine-tools.ts and lib/db/url.ts ask which engine the database is on: make what differs a method of the engine's stores or tools (lib/db/stores.ts) (docs/architecture.md#one-way-to-reach-each-engine).";
+  "Only lib/db/engine.ts and lib/db/url.ts ask which engine the database is on: make what differs a method of the engine's stores or tools (lib/db/stores.ts) (docs/architecture.md#one-way-to-reach-each-engine).";
 const ENGINE_QUESTION = [
   { selector: "CallExpression[callee.name='databaseEngine']", message: ENGINE_QUESTION_MESSAGE },
   { selector: 'BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(sqlite|postgresql)$/]', message: ENGINE_QUESTION_MESSAGE },
@@ -35,7 +35,7 @@ const ENGINE_QUESTION = [
 ];
 
 const FILES = ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'scripts/**/*.ts', 'server/**/*.{ts,mjs}', 'instrumentation.ts', 'proxy.ts'];
-const ENGINE_SELECTORS = ['lib/db/url.ts', 'lib/db/engine.ts', 'lib/db/engine-tools.ts'];
+const ENGINE_SELECTORS = ['lib/db/url.ts', 'lib/db/engine.ts'];
 
 const config = [
   ...nextCoreWebVitals,

@@ -1,7 +1,7 @@
 // npm run build: the production build, as a self-contained server in .next/standalone.
 // Next leaves the browser assets out of the standalone folder (a CDN may serve them); this app
 // serves them itself, so they are copied in beside server.js, and so are the schemas and migrations
-// (prisma/), which the server reads at start by a path the build does not trace (lib/db/migrate.ts).
+// (prisma/), which the server reads at start by a path the build does not trace (lib/db/schema-engine.ts).
 // And server.js becomes this app's server (server/main.ts, bundled with the API's route handlers
 // from their source), which answers those handlers without Next's router.
 // Last, npm start's steps (scripts/start.ts) and the operator commands are bundled into plain
@@ -11,7 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { build as esbuild, buildSync } from 'esbuild';
+import { build as esbuild } from 'esbuild';
 import { CLI_DIR, STANDALONE_DIR, STANDALONE_SERVER } from './paths.mjs';
 
 // Chromium's explicit compile hint (V8's `//# allFunctionsCalledOnLoad`, Chrome 136 on; other
@@ -130,24 +130,55 @@ export async function installServer() {
   writeFileSync(STANDALONE_SERVER, "// Written by npm run build: this app's server, see server/main.ts.\nimport './plant-store-server/main.mjs';\n");
 }
 
+// The modules lib/db/engine.ts picks an engine's parts from: each only makes the objects it exports
+// from what it imports (no connection opened, nothing started), so a bundle that uses nothing of one
+// may leave it out, with what only it imports. esbuild cannot tell that from the code (building a
+// store object is a call), so it is told. npm start's bundle uses the tools alone, and so holds
+// neither the stores nor a Prisma client (test/unit/start-bundle.test.ts).
+const PICKED_MODULES = /[\\/]lib[\\/]db[\\/]((sqlite|postgresql)[\\/](engine|tools)|traced-engine)\.ts$/;
+
+const pickedModulesWithoutSideEffects = {
+  name: 'picked-modules-without-side-effects',
+  setup(build) {
+    build.onResolve({ filter: /(engine|tools)$/ }, async ({ path: specifier, resolveDir, kind, pluginData }) => {
+      if (pluginData === 'picked-module') return undefined;
+      const resolved = await build.resolve(specifier, { resolveDir, kind, pluginData: 'picked-module' });
+      if (resolved.errors.length > 0 || !PICKED_MODULES.test(resolved.path)) return resolved;
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
+
+// Both steps of the bundles of scripts/: CommonJS packages inside an ESM bundle still call require()
+// for Node's own modules; pg-native, pg's optional native driver, is loaded only when asked for (never, here).
+const scriptOptions = {
+  ...bundleOptions,
+  outdir: STANDALONE_DIR,
+  outExtension: { '.js': '.mjs' },
+  external: [...UNBUNDLED_PACKAGES, 'pg-native'],
+  banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
+  plugins: [pickedModulesWithoutSideEffects],
+};
+
+/**
+ * npm start's steps, in a bundle of their own: esbuild splits shared code by whole modules, so
+ * start.mjs sharing chunks with the operator commands would load lib/db/engine.ts's chunk with the
+ * stores the commands use. Alone, it keeps of each module only what it uses.
+ */
+export function startBundleOptions() {
+  return { ...scriptOptions, entryPoints: [{ in: 'scripts/start.ts', out: 'start' }] };
+}
+
 /** The start-up steps and the operator commands, with their packages but those above. */
-export function bundleScripts() {
+export async function bundleScripts() {
   for (const folder of [CLI_DIR, `${STANDALONE_DIR}/${SCRIPT_CHUNKS}`]) rmSync(folder, { recursive: true, force: true });
-  buildSync({
-    ...bundleOptions,
-    entryPoints: [
-      { in: 'scripts/start.ts', out: 'start' },
-      ...CLI_SCRIPTS.map((name) => ({ in: `scripts/${name}.ts`, out: `cli/${name}` })),
-    ],
-    outdir: STANDALONE_DIR,
-    outExtension: { '.js': '.mjs' },
+  await esbuild(startBundleOptions());
+  await esbuild({
+    ...scriptOptions,
+    entryPoints: CLI_SCRIPTS.map((name) => ({ in: `scripts/${name}.ts`, out: `cli/${name}` })),
     // What several of them import (lib/, the Prisma clients, pg) is written once, as chunks they share.
     splitting: true,
     chunkNames: `${SCRIPT_CHUNKS}/[name]-[hash]`,
-    // pg-native: pg's optional native driver, which pg loads only when asked for it (never, here).
-    external: [...UNBUNDLED_PACKAGES, 'pg-native'],
-    // CommonJS packages inside an ESM bundle still call require() for Node's own modules.
-    banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" },
   });
   const engine = path.dirname(createRequire(import.meta.url).resolve('@prisma/schema-engine-wasm/schema_engine_bg'));
   cpSync(engine, `${STANDALONE_DIR}/node_modules/@prisma/schema-engine-wasm`, { recursive: true, dereference: true });
@@ -165,7 +196,7 @@ export async function build() {
   hintCompileOnLoad();
   copyAssetsIntoStandalone();
   await installServer();
-  bundleScripts();
+  await bundleScripts();
   return 0;
 }
 

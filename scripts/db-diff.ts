@@ -4,9 +4,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { spawnSync } from 'node:child_process';
-import { toolsOf } from '../lib/db/engine-tools';
+import { createTemporaryDatabase, toolsOf } from '../lib/db/engine';
 import { diffSchemaAgainstMigrations } from '../lib/db/migrate';
-import { createTemporaryDatabase } from '../lib/db/engine-tools';
 import type { DatabaseEngine } from '../lib/db/stores';
 import { UsageError, runCli } from './cli';
 

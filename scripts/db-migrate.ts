@@ -3,7 +3,7 @@
 // start runs), when AUTH_SECRET is at hand.
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl, engineTools } from '../lib/db/engine-tools';
+import { databaseUrl, engineTools } from '../lib/db/engine';
 import { operatorCommand } from '../lib/shared/operator-commands';
 import { rereadSettings, settings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';

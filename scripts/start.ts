@@ -2,13 +2,14 @@
 // which the Docker image runs directly and npm start (scripts/start.mjs) imports. It applies pending
 // migrations, then loads the standalone server (.next/standalone/server.js) into this same process:
 // no child process, so a signal reaches the server itself, and its memory is counted once.
-// First: V8 flags that must be in force before the migration engine (WebAssembly) is compiled.
+// First: V8 flags that must be in force before the migration engine (WebAssembly) is compiled, and
+// before starting allocates (server/v8-flags.ts).
 import '../server/v8-flags';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { resolveAuthSecret } from '../lib/auth/sessions/secret';
 import { applyMigrations } from '../lib/db/migrate';
-import { databaseUrl, engineTools } from '../lib/db/engine-tools';
+import { databaseUrl, engineTools } from '../lib/db/engine';
 import { checkSettings, rereadSettings } from '../lib/settings';
 import { sealedReport, sealStoredSecrets } from '../lib/webhooks/secrets-at-rest';
 

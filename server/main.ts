@@ -4,8 +4,8 @@
 // handler, as under Next's server. API_DIRECT_ROUTES=off sends everything through Next. npm run
 // build bundles this file with what it imports (the route handlers and the lib/ modules they use)
 // into .next/standalone/plant-store-server/.
-// First: V8 flags that must be in force before any WebAssembly is compiled.
-import './v8-flags';
+// First: V8 flags that must be in force before any WebAssembly is compiled, and before starting allocates.
+import { youngGenerationMayGrow } from './v8-flags';
 // Then Next, before the route handlers' modules load (load-next.ts).
 import { next } from './load-next';
 import { readFileSync } from 'node:fs';
@@ -196,6 +196,8 @@ const warmed = await warmUp((request, response) => answer(request, response, nul
 // and the garbage of migrating, loading and rendering, so the idle server does not hold them.
 const releasedChunks = releaseLoadedChunks(path.join(dir, '.next', 'server', 'chunks'));
 const collected = collectGarbage();
+// And the young generation, kept at its first size while starting, may grow under load (server/v8-flags.ts).
+youngGenerationMayGrow();
 await heldPort.release();
 server.listen(port, hostname, () => {
   server.off('error', refuseToStart);

@@ -16,6 +16,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import * as actionMeta from 'next/dist/server/lib/server-action-request-meta';
 import * as routerState from 'next/dist/server/app-render/parse-and-validate-flight-router-state';
+import * as serverReferenceInfo from 'next/dist/shared/lib/server-reference-info';
 
 /** The module of React's Flight client that Next compiles in: it encodes server action arguments as a browser does. */
 export const FLIGHT_CLIENT_MODULE = 'next/dist/compiled/react-server-dom-turbopack/client.node.js';
@@ -37,6 +38,9 @@ export const getServerActionRequestMetadata = exportedFunction<(request: Request
   actionMeta,
   'getServerActionRequestMetadata',
 );
+
+/** Next's test of whether a string has the shape of a Server Action's id, or null. */
+export const mightBeServerReferenceId = exportedFunction<(id: string) => boolean>(serverReferenceInfo, 'mightBeServerReferenceId');
 
 /**
  * Gives Next the build's resolved config as its generated standalone server.js does (an

@@ -4,7 +4,7 @@
 import 'server-only';
 import { readdir } from 'node:fs/promises';
 import { db } from './client';
-import { engineTools } from './engine-tools';
+import { engineTools } from './engine';
 
 /** The migrations this code ships for the engine DATABASE_URL names, oldest first. */
 export async function knownMigrations(): Promise<string[]> {

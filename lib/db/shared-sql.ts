@@ -150,7 +150,7 @@ export const LOGIN_THROTTLE_READ = 'SELECT "attempts", "lastAttemptAt" FROM "Log
 export const LOGIN_THROTTLE_CLEAR = 'DELETE FROM "LoginThrottle" WHERE "key" = @key';
 export const LOGIN_THROTTLE_PURGE = 'DELETE FROM "LoginThrottle" WHERE "windowStart" <= @windowFloor';
 
-// ----- Passes over the whole store, run by the migrations and the start (lib/db/engine-tools.ts)
+// ----- Passes over the whole store, run by the migrations and the start (engineTools(), lib/db/engine.ts)
 
 /** Plant names stored before search existed, with no folded form (prisma/schema.prisma): at most @limit of them. */
 export const UNFOLDED_NAMES = 'SELECT "seq", "name" FROM "Plant" WHERE "nameFolded" IS NULL LIMIT @limit';

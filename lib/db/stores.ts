@@ -408,9 +408,9 @@ export type TemporaryDatabase = { engine: DatabaseEngine; url: string; drop(): P
 
 /**
  * What an engine does to the database a URL names, before or without serving it: npm start's and
- * npm run db:migrate's steps, the migrations (lib/db/migrate.ts), throwaway databases. Each opens
+ * npm run db:migrate's steps, the migrations (lib/db/migrate.ts, lib/db/schema-engine.ts), throwaway databases. Each opens
  * and closes its own connection: the start loads no Prisma client ahead of the server's own.
- * `engineTools(url)` (lib/db/engine-tools.ts) answers with the URL's engine's.
+ * `engineTools(url)` (lib/db/engine.ts) answers with the URL's engine's.
  */
 export type EngineTools = {
   readonly name: DatabaseEngine;

@@ -7,6 +7,9 @@ import 'server-only';
 import { inSpan, SpanKind } from '../tracing/spans';
 import type { Engine } from './stores';
 
+/** Whether tracing is on: engine() wraps its engine only then. */
+export { tracingOn } from '../tracing/spans';
+
 const STORES = ['plants', 'deliveries', 'loginThrottle', 'rateCounter', 'tokenUse', 'accounts'] as const;
 
 function tracedStore<Store extends object>(system: string, storeName: string, store: Store): Store {

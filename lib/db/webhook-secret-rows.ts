@@ -1,9 +1,9 @@
 // The stored webhook secrets, read and rewritten as one pass at start (the rule of what to write is
-// lib/webhooks/secrets-at-rest.ts's, passed in), by the engine's tools (lib/db/engine-tools.ts):
+// lib/webhooks/secrets-at-rest.ts's, passed in), by the engine's tools (engineTools(), lib/db/engine.ts):
 // straight through each engine's driver, as the migrations' folding is, so the start loads no
 // Prisma client ahead of the server's own.
 import 'server-only';
-import { engineTools } from './engine-tools';
+import { engineTools } from './engine';
 import type { SecretRewrite, StoredSecrets } from './stores';
 
 export type { SecretRewrite, StoredSecrets };

@@ -8,7 +8,7 @@ import { Webhook } from 'standardwebhooks';
 import { describe, expect } from 'vitest';
 import { listAuditRecords } from '../../lib/audit/service';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase } from '../../lib/db/engine';
 import { sqliteFilePath } from '../../lib/db/url';
 import { openSecretWith, secretKey } from '../../lib/webhooks/secret-cipher';
 import { newSigningSecret } from '../../lib/webhooks/signing';

@@ -2,7 +2,7 @@
 // index, when the migrations run (npm start, npm run db:migrate).
 import { describe, expect, it } from 'vitest';
 import { applyMigrations, NAME_FOLDING_MIGRATION } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase } from '../../lib/db/engine';
 import { executeOn, testEngine } from '../support/database';
 import { migrationsBefore } from '../support/migrations';
 

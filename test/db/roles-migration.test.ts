@@ -2,7 +2,7 @@
 // become admins; tokens keep what they could do (read and write plants).
 import { describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase } from '../../lib/db/engine';
 import { executeOn, testEngine } from '../support/database';
 import { migrationsBefore } from '../support/migrations';
 

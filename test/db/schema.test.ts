@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { diffSchemaAgainstMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase } from '../../lib/db/engine';
 import { POSTGRESQL_SCHEMA, SQLITE_SCHEMA, postgresqlSchemaFrom } from '../../scripts/prisma-generate.mjs';
 import { createTestDatabase, executeOn, testEngine } from '../support/database';
 

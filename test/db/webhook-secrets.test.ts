@@ -5,7 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase } from '../../lib/db/engine';
 import { sqliteFilePath } from '../../lib/db/url';
 import { openSecretWith, sealSecret, secretKey } from '../../lib/webhooks/secret-cipher';
 import { sealStoredSecrets } from '../../lib/webhooks/secrets-at-rest';

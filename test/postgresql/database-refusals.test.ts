@@ -9,7 +9,7 @@ import { chromium } from '@playwright/test';
 import pg from 'pg';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../e2e/support/chromium';
 import { describe, expect } from 'vitest';
-import { postgresqlServerUrl } from '../../lib/db/engine-tools';
+import { postgresqlServerUrl } from '../../lib/db/engine';
 import { expectError, request, uniqueId, type ApiResponse } from '../support/api';
 import { newAccount, signIn } from '../support/accounts';
 import { executeOn, tokenIn, usingDatabase } from '../support/database';

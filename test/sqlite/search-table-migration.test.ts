@@ -3,7 +3,7 @@
 // (*_search_marks_name_ends): names stored before each are still found after.
 import { describe, expect, it } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase } from '../../lib/db/engine';
 import { executeOn } from '../support/database';
 import { migrationsBefore } from '../support/migrations';
 

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { applyMigrations } from '../../lib/db/migrate';
-import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/engine';
 import type { DatabaseEngine } from '../../lib/db/stores';
 import { sqliteFilePath } from '../../lib/db/url';
 import type { Scope } from '../../lib/auth/scopes';

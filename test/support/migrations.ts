@@ -3,7 +3,7 @@
 import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { toolsOf } from '../../lib/db/engine-tools';
+import { toolsOf } from '../../lib/db/engine';
 import type { DatabaseEngine } from '../../lib/db/stores';
 
 /** A folder of the migrations before the first whose name ends with `suffix`; remove() deletes it. */

@@ -142,7 +142,7 @@ describe('the protocol checks, on a Next without its parsers', () => {
 
   it('let the request through to Next, unchecked', async () => {
     vi.resetModules();
-    vi.doMock('../../server/next-internals', () => ({ parseAndValidateFlightRouterState: null, getServerActionRequestMetadata: null }));
+    vi.doMock('../../server/next-internals', () => ({ parseAndValidateFlightRouterState: null, getServerActionRequestMetadata: null, mightBeServerReferenceId: null }));
     const { unreadableActionBody, unreadableRouterState } = await import('../../lib/http/next-protocol');
     expect(unreadableRouterState('1', '%%% not a router state')).toBeNull();
     const action = new Request('http://n/', { method: 'POST', headers: { 'next-action': 'a', 'content-type': 'text/plain;charset=UTF-8' }, body: '{' });
@@ -155,4 +155,35 @@ describe('the protocol checks, on a Next without its parsers', () => {
     const action = new Request('http://n/', { method: 'POST', headers: { 'next-action': 'a', 'content-type': 'text/plain;charset=UTF-8', 'content-length': '1' }, body: '{' });
     expect(await unreadableActionBody(action as never)).not.toBeNull();
   });
+
+  it("refuse a form that names no action, or one in a shape Next's ids do not have, and let one that names an action through", async () => {
+    const { unreadableActionBody } = await import('../../lib/http/next-protocol');
+    const id = 'a'.repeat(42);
+    const verdicts = await Promise.all(
+      ([{ a: '1' }, { [`$ACTION_ID_${id.slice(1)}`]: '' }, { $ACTION_REF_1: '' }, { $ACTION_REF_1: '', '$ACTION_1:0': '{"id":"short"}' }, { [`$ACTION_ID_${id}`]: '', a: '1' }, { $ACTION_REF_1: '', '$ACTION_1:0': `{"id":"${id}","bound":null}` }] as Record<string, string>[]).map(
+        async (fields) => (await unreadableActionBody(multipartForm(fields) as never))?.message ?? null,
+      ),
+    );
+    expect(verdicts).toEqual([...Array(4).fill(expect.stringMatching(/names no Server Action/)), null, null]);
+  });
+
+  it('refuse a form that names no action on a Next without its id test, and take any id', async () => {
+    vi.resetModules();
+    vi.doMock('../../server/next-internals', async (original) => ({ ...(await original<object>()), mightBeServerReferenceId: null }));
+    const { unreadableActionBody } = await import('../../lib/http/next-protocol');
+    expect((await unreadableActionBody(multipartForm({ a: '1' }) as never))?.code).toBe(40006);
+    expect(await unreadableActionBody(multipartForm({ $ACTION_ID_short: '' }) as never)).toBeNull();
+  });
 });
+
+/** A multipart POST to a page without Next-Action, as a browser sends a form with no JavaScript. */
+function multipartForm(fields: Record<string, string>): Request {
+  const body = Object.entries(fields)
+    .map(([name, value]) => `--xyz\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`)
+    .join('') + '--xyz--\r\n';
+  return new Request('http://n/login', {
+    method: 'POST',
+    headers: { 'content-type': 'multipart/form-data; boundary=xyz', 'content-length': String(Buffer.byteLength(body)) },
+    body,
+  });
+}

@@ -3,7 +3,7 @@
 // the address written once.
 import net from 'node:net';
 import { afterEach, describe, expect, test } from 'vitest';
-import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/engine-tools';
+import { createTemporaryDatabase, postgresqlServerUrl } from '../../lib/db/engine';
 import { envAsItIs, setEnv } from '../support/settings';
 
 afterEach(envAsItIs('TEST_DATABASE_URL'));

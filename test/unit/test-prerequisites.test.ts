@@ -6,7 +6,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, describe, expect, test } from 'vitest';
-import { DEFAULT_POSTGRESQL_SERVER_URL } from '../../lib/db/engine-tools';
+import { DEFAULT_POSTGRESQL_SERVER_URL } from '../../lib/db/engine';
 import {
   DEFAULT_TEST_DATABASE_URL,
   checkPrerequisites,

@@ -1,5 +1,5 @@
 // The secret that signs sessions. An explicit AUTH_SECRET always wins; otherwise, where the engine
-// keeps one beside the database (SQLite: lib/db/engine-tools.ts), one is generated on first run and
+// keeps one beside the database (SQLite: its tools, lib/db/sqlite/tools.ts), one is generated on first run and
 // kept there, so a newcomer edits no .env file.
 // Anyone may ask /api/auth/csrf for a value keyed by it and test guesses against it offline, and it
 // forges sessions and page tokens: so a secret under 32 bytes is refused wherever it is read. Set,
@@ -8,7 +8,7 @@
 import 'server-only';
 import { randomBytes } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { engineTools } from '../../db/engine-tools';
+import { engineTools } from '../../db/engine';
 import { AUTH_SECRET_MIN_BYTES, HOW_TO_MAKE_AUTH_SECRET, settings } from '../../settings';
 
 export type AuthSecret = { secret: string; source: 'environment' | 'file' | 'generated'; file?: string };

@@ -1,4 +1,4 @@
-// The migration engine's connections to PostgreSQL (lib/db/migrate.ts runs Prisma's schema engine
+// The migration engine's connections to PostgreSQL (lib/db/schema-engine.ts runs Prisma's schema engine
 // through them): @prisma/adapter-pg, with two changes the schema engine needs of it.
 import 'server-only';
 import { PrismaPg } from '@prisma/adapter-pg';

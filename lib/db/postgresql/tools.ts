@@ -1,5 +1,5 @@
 // What PostgreSQL does to the database a URL names, besides serving it (the EngineTools of
-// lib/db/stores.ts), reached only through engineTools() (lib/db/engine-tools.ts): npm start's and the
+// lib/db/stores.ts), reached only through engineTools() (lib/db/engine.ts): npm start's and the
 // migrations' steps, each on a node-postgres connection of its own, opened and closed there (the
 // start loads no pool ahead of the server's own).
 import 'server-only';
@@ -58,7 +58,7 @@ const rewriteWebhookSecrets = (url: string, rewrite: SecretRewrite) =>
 
 export const postgresqlTools: EngineTools = {
   name: 'postgresql',
-  // Read at run time from the working directory (see lib/db/migrate.ts).
+  // Read at run time from the working directory (see lib/db/schema-engine.ts).
   prismaFiles: {
     schema: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/postgresql/schema.prisma'),
     migrations: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/postgresql/migrations'),

@@ -17,7 +17,8 @@ import path from 'node:path';
 import Database from 'better-sqlite3';
 import { log } from '../../log';
 import { processWide } from '../../process-wide';
-import { applyMigrations } from '../migrate';
+import { applyMigrationsWith } from '../schema-engine';
+import { sqliteTools } from './tools';
 import type { AuditRow, CarriedAccess, MaintenanceStore } from '../stores';
 import { ensureSqliteFile } from '../url';
 import { sqliteDatabase } from './connection';
@@ -242,7 +243,7 @@ async function restore(
       } finally {
         copy.close();
       }
-      const { applied } = await applyMigrations({ databaseUrl: `file:${staging}` });
+      const { applied } = await applyMigrationsWith(sqliteTools, { databaseUrl: `file:${staging}` });
 
       // The access carried over and the restore's audit record, in one transaction of the copy's.
       const restored = openUntrusted(staging);

@@ -9,7 +9,7 @@
 // database.
 import 'server-only';
 import Database from 'better-sqlite3';
-import { applyMigrations } from '../migrate';
+import { applyMigrationsWith } from '../schema-engine';
 import { sqliteFilePath } from '../url';
 import { sqliteTools } from './tools';
 
@@ -28,7 +28,7 @@ function schemaObjects(database: Database.Database): Map<string, SchemaObject> {
 async function schemaOfMigrations(migrations: readonly string[]): Promise<Map<string, SchemaObject>> {
   const scratch = await sqliteTools.createTemporaryDatabase('restore-schema');
   try {
-    await applyMigrations({ databaseUrl: scratch.url, only: migrations });
+    await applyMigrationsWith(sqliteTools, { databaseUrl: scratch.url, only: migrations });
     const database = new Database(sqliteFilePath(scratch.url), { fileMustExist: true });
     try {
       return schemaObjects(database);

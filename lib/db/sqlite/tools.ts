@@ -1,5 +1,5 @@
 // What SQLite does to the database file a URL names, besides serving it (the EngineTools of
-// lib/db/stores.ts), reached only through engineTools() (lib/db/engine-tools.ts): npm start's and the
+// lib/db/stores.ts), reached only through engineTools() (lib/db/engine.ts): npm start's and the
 // migrations' steps, each on a better-sqlite3 connection of its own, opened and closed there.
 import 'server-only';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -62,7 +62,7 @@ function rewriteWebhookSecrets(url: string, rewrite: SecretRewrite): number {
 
 export const sqliteTools: EngineTools = {
   name: 'sqlite',
-  // Read at run time from the working directory (see lib/db/migrate.ts).
+  // Read at run time from the working directory (see lib/db/schema-engine.ts).
   prismaFiles: {
     schema: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/schema.prisma'),
     migrations: path.resolve(/* turbopackIgnore: true */ process.cwd(), 'prisma/migrations'),
