@@ -22,7 +22,7 @@ const SETTINGS_FROM_THE_ENVIRONMENT = [
 // engineTools(url)). Everywhere else, what differs per engine is a method of the engine's stores or
 // tools (lib/db/stores.ts); dependency-cruiser keeps the URL parser and the engines' folders to the
 // selector. Refused here: calling the parser, comparing with an engine's name, and reading a
-// database URL's scheme. (lib/settings checks DATABASE_URL's form as it checks every setting's,
+// database URL's scheme, as a URL or as text. (lib/settings checks DATABASE_URL's form as it checks every setting's,
 // below lib/db, and is left out.)
 const ENGINE_QUESTION_MESSAGE =
   "Only lib/db/engine.ts and lib/db/url.ts ask which engine the database is on: make what differs a method of the engine's stores or tools (lib/db/stores.ts) (docs/architecture.md#one-way-to-reach-each-engine).";
@@ -32,6 +32,8 @@ const ENGINE_QUESTION = [
   { selector: 'SwitchCase > Literal.test[value=/^(sqlite|postgresql)$/]', message: ENGINE_QUESTION_MESSAGE },
   { selector: 'Literal[value=/^(file|postgres|postgresql):(\\/\\/)?$/]', message: ENGINE_QUESTION_MESSAGE },
   { selector: 'Literal[regex.pattern=/file:|postgres/]', message: ENGINE_QUESTION_MESSAGE },
+  // A URL's beginning, looked at as text: url.startsWith('postgres'), url.includes('sqlite').
+  { selector: "CallExpression[callee.property.name=/^(startsWith|endsWith|includes|indexOf|match|test)$/] > Literal[value=/^(file|sqlite|postgres)/]", message: ENGINE_QUESTION_MESSAGE },
 ];
 
 const FILES = ['lib/**/*.{ts,tsx}', 'app/**/*.{ts,tsx}', 'components/**/*.{ts,tsx}', 'scripts/**/*.ts', 'server/**/*.{ts,mjs}', 'instrumentation.ts', 'proxy.ts'];
