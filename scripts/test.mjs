@@ -1,15 +1,16 @@
 // npm test: build the production server, then run every suite against it. Steps that share nothing
 // (each has its own databases, servers and ports) run side by side; their output is held and
 // printed, whole, as each ends. The unit and database tests need no server and run beside the
-// build; the API, CLI and browser suites start as soon as the build is done. Last come the tests
-// that time the server or the pages, which need the machine kept free of the other suites: the
-// files that time the server under a burst of their own (a health check within a second of it; and
-// the differential test, vitest.config.ts), one engine beside the other, since each engine's burst
-// leaves its checks far inside their bounds (docs/testing.md#running-the-tests has the slowest
-// health answer seen with the two side by side); then Lighthouse's speed score, with nothing else
-// running but its own two workers (one at a time, its runs left the two cores idle for nearly two
-// thirds of the time; the scores two at a time are in docs/testing.md). Once a step fails nothing
-// more starts, and the run ends, when the steps running have ended, with its exit code.
+// build; the API, CLI and browser suites start as soon as the build is done, and Lighthouse once the
+// journeys are done, beside what is left of the API suites (its scores hold beside two busy cores:
+// docs/performance.md#lighthouse), with its own two workers (one at a time, its runs left the two
+// cores idle for nearly two thirds of the time; the scores two at a time are in docs/testing.md).
+// Last come the files that time the server under a burst of their own (a health check within a
+// second of it, vitest.config.ts), which need the machine kept free of the other suites, one engine
+// beside the other, since each engine's burst leaves its checks far inside their bounds
+// (docs/testing.md#running-the-tests has the slowest health answer seen with the two side by side).
+// Once a step fails nothing more starts, and the run ends, when the steps running have ended, with
+// its exit code.
 import { spawn } from 'node:child_process';
 import { checkPrerequisites, DEFAULT_E2E_PORT } from './test-prerequisites.mjs';
 
@@ -39,15 +40,15 @@ const middle = [
     env: { JOURNEYS: half === 1 ? 'first' : 'rest', E2E_PORT: String(e2ePort + (half - 1) * 2) },
   })),
 ];
-const others = ['unit', ...middle.map(({ id }) => id)];
-const alone = ['sqlite:alone', 'postgresql:alone'];
+const journeys = middle.filter(({ id }) => id.startsWith('journeys:')).map(({ id }) => id);
+const others = ['unit', ...middle.map(({ id }) => id), 'lighthouse'];
 const steps = [
   { id: 'build', title: 'production build (standalone server)', command: [process.execPath, 'scripts/build.mjs'] },
   { id: 'unit', title: 'unit tests, then the database tests in-process on SQLite and PostgreSQL (vitest)', command: vitest('unit', 'sqlite:database', 'postgresql:database') },
   ...middle,
   { id: 'sqlite:alone', after: others, title: 'the tests that time the server under bursts of their own, on SQLite (vitest)', command: vitest('sqlite:alone') },
   { id: 'postgresql:alone', after: others, title: 'the tests that time the server under bursts of their own, on PostgreSQL (vitest)', command: vitest('postgresql:alone') },
-  { id: 'lighthouse', after: alone, title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse', '--workers', '2') },
+  { id: 'lighthouse', after: journeys, title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse', '--workers', '2') },
 ];
 
 /** Runs one step, holding its output; answers its exit code. */
