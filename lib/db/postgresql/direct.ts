@@ -8,7 +8,7 @@
 import 'server-only';
 import pg from 'pg';
 import { BUSY_WAIT_LIMIT_MS, DatabaseBusyError } from '../busy';
-import { postgresqlCountsPool, postgresqlPool } from './prisma-client';
+import { postgresqlPool } from './prisma-client';
 
 /** What the engine's statements need of a connection: Prisma's client and its transactions have the same two methods. */
 export type Queryable = {
@@ -53,9 +53,6 @@ function queryableOn(on: () => pg.Pool | pg.PoolClient): Queryable {
 
 /** Each statement on its own (autocommit), on a connection of the pool. */
 export const direct: Queryable = queryableOn(postgresqlPool);
-
-/** The same, on the rate-limit counts' own connection (postgresqlCountsPool: commits not waiting for the disk). */
-export const directCounts: Queryable = queryableOn(postgresqlCountsPool);
 
 // A transaction waits for a pooled connection at most the pool's connectionTimeoutMillis, and for
 // each lock at most as long (BUSY_WAIT_LIMIT_MS, as a write on SQLite waits for the file's lock).

@@ -13,11 +13,7 @@ import { postgresqlAsClient, TRANSACTION_OPTIONS, type Client } from '../prisma'
 
 // One per process: Next evaluates this module once per route bundle (and the dev server again on
 // every change), and each copy would otherwise open its own connections.
-const prisma = processWide('postgresql-prisma-client', () => ({
-  current: undefined as Client | undefined,
-  pool: undefined as pg.Pool | undefined,
-  counts: undefined as pg.Pool | undefined,
-}));
+const prisma = processWide('postgresql-prisma-client', () => ({ current: undefined as Client | undefined, pool: undefined as pg.Pool | undefined }));
 
 function open(): Client {
   // Each instance holds at most DATABASE_POOL_SIZE connections; several instances share a server.
@@ -41,34 +37,12 @@ export function postgresqlPool(): pg.Pool {
   return prisma.pool!;
 }
 
-/**
- * The rate-limit counts' own connection (lib/db/postgresql/rate-counter.ts), one per process beside
- * the pool, opened on first use. Its commits do not wait for the write-ahead log to reach the disk
- * (synchronous_commit off, for this session only): a count is not a record anyone reads back after
- * a crash, and waiting for the disk held the counter's row locked for the length of a flush, so every
- * request waited its turn behind the flushes of the counts before it (docs/decisions.md, the rate
- * counts on PostgreSQL). The database itself stays consistent either way; a crash of the database
- * server forgets at most the counts of its last moments.
- */
-export function postgresqlCountsPool(): pg.Pool {
-  if (prisma.counts) return prisma.counts;
-  const pool = new pg.Pool({ connectionString: settings().DATABASE_URL, max: 1, connectionTimeoutMillis: BUSY_WAIT_LIMIT_MS });
-  pool.on('error', (error) => log.warn('database connection lost while idle', { error: error.message }));
-  // Sent on the new connection before the pool hands it out: its first statement comes after it.
-  pool.on('connect', (client) => {
-    client.query('SET synchronous_commit TO off').catch((error: Error) => log.warn('rate counts: synchronous_commit not set', { error: error.message }));
-  });
-  return (prisma.counts = pool);
-}
-
-/** Closes the client and the pools the engine's statements share; the next use opens new ones. */
+/** Closes the client and the pool the engine's statements share; the next use opens new ones. */
 export async function closePostgresqlPrisma(): Promise<void> {
-  const { current: open, pool, counts } = prisma;
+  const { current: open, pool } = prisma;
   prisma.current = undefined;
   prisma.pool = undefined;
-  prisma.counts = undefined;
   await open?.$disconnect();
   // Prisma leaves a pool it was given open.
   await pool?.end();
-  await counts?.end();
 }

@@ -1,18 +1,16 @@
 // Requests per caller on PostgreSQL (the RateCounter of lib/db/stores.ts): the count lives in the
 // database, one row per caller, so every instance draws on the same allowance. Raw SQL because the
 // count is one atomic upsert that either counts on in its window or restarts a newer one, which
-// Prisma's query API cannot say. The requests that reach this process while no count of its is on
-// its way to the database are counted together, one statement for all their callers: a caller's k
-// requests add k to its row in one step, and the count the statement answers, C, gives them
-// C - k + 1 ... C in the order they came. So deciding and counting stay one atomic step per request,
-// exact across instances. One statement at a time, on a connection of its own whose commits do not
-// wait for the disk (prisma-client.ts, postgresqlCountsPool): every request of a process counts on
-// the same row, and with a statement per turn on the pool's connections, each waited on the row's
-// lock for the flush of the one before it, so the counts ran at the disk's pace
+// Prisma's query API cannot say. The requests that reach this process in one turn of the event
+// loop are counted together, one statement for all their callers: a caller's k requests add k to
+// its row in one step, and the count the statement answers, C, gives them C - k + 1 ... C in the
+// order they came. So deciding and counting stay one atomic step per request, exact across
+// instances, and a burst costs a round trip per turn instead of one per request
 // (docs/performance.md, PostgreSQL: one server and two).
 import 'server-only';
-import { directCounts } from './direct';
+import { direct } from './direct';
 import { processWide } from '../../process-wide';
+import { perTurn } from '../groups';
 import type { RateCounter } from '../stores';
 
 // GREATEST keeps an instance whose clock lags from rolling the window back.
@@ -25,7 +23,8 @@ const COUNT = `INSERT INTO "RateLimitWindow" ("key", "windowStart", "count")
 
 type Waiting = { key: string; windowStart: number; resolve(count: number): void; reject(error: unknown): void };
 
-async function countWaiting(waiting: Waiting[]): Promise<void> {
+async function countWaiting(queue: Waiting[]): Promise<void> {
+  const waiting = queue.splice(0);
   // Each caller's requests, in the order they came; counted in the newest window any of them is in
   // (a turn that straddles a minute's end counts its few requests in the new minute).
   const byKey = new Map<string, Waiting[]>();
@@ -36,7 +35,7 @@ async function countWaiting(waiting: Waiting[]): Promise<void> {
   }
   const keys = [...byKey.keys()];
   try {
-    const rows = await directCounts.$queryRawUnsafe<{ key: string; count: number }[]>(
+    const rows = await direct.$queryRawUnsafe<{ key: string; count: number }[]>(
       COUNT,
       keys,
       keys.map((key) => String(Math.max(...byKey.get(key)!.map((request) => request.windowStart)))),
@@ -51,24 +50,10 @@ async function countWaiting(waiting: Waiting[]): Promise<void> {
   }
 }
 
-const counts = processWide('postgresql-rate-count-queue', () => ({ queue: [] as Waiting[], sending: false }));
-
-/**
- * Sends what waits, in one statement, and then what came meanwhile, until nothing waits. The first
- * request after a pause waits for the end of its turn, so the requests of that turn go with it.
- */
-async function send(): Promise<void> {
-  while (counts.queue.length > 0) await countWaiting(counts.queue.splice(0));
-  counts.sending = false;
-}
+const countInTurn = processWide('postgresql-rate-counts', () => perTurn(countWaiting));
 
 export const postgresqlRateCounter: RateCounter = {
   count(key, windowStart) {
-    return new Promise((resolve, reject) => {
-      counts.queue.push({ key, windowStart, resolve, reject });
-      if (counts.sending) return;
-      counts.sending = true;
-      setImmediate(() => void send());
-    });
+    return new Promise((resolve, reject) => countInTurn({ key, windowStart, resolve, reject }));
   },
 };
