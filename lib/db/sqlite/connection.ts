@@ -48,6 +48,13 @@ function open(): Connection {
   database.defaultSafeIntegers(true);
   // Per connection: how far a commit is on the disk before it is answered (lib/db/durability.ts).
   database.pragma(`synchronous = ${sqliteSynchronous()}`);
+  // The savepoints of a group commit (below) keep the pages each work changes in a journal of their
+  // own for the whole transaction; past a small size SQLite spills that journal to a temporary file,
+  // and a group of creates spilled after a few of them, so every later savepoint cost file writes:
+  // about a third of a create's SQLite work (docs/performance.md#the-api-on-sqlite). In memory, the
+  // journal lasts until the commit and is freed with it; a group is bounded by GROUP_MAX_WEIGHT.
+  // Sorts and temporary tables stay in memory too; the API's lists sort at most a page's rows.
+  database.pragma('temp_store = MEMORY');
   // A transaction inside a transaction is a savepoint: a throw undoes that work alone.
   const savepoint = database.transaction((work: () => unknown) => work());
   const runGroup = database.transaction((works: (() => unknown)[]) =>
