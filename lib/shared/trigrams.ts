@@ -1,0 +1,29 @@
+// The trigrams of a folded search (three code points each, as FTS5's trigram tokenizer cuts them),
+// each once, with where in the text it first starts: what the engines' planning of a long search
+// weighs (lib/db/sqlite/long-search.ts, lib/db/postgresql/long-search.ts).
+
+export type Trigram = { text: string; at: number };
+
+export function trigramsOf(folded: string): Trigram[] {
+  const points = [...folded];
+  const seen = new Map<string, Trigram>();
+  for (let at = 0; at + 3 <= points.length; at++) {
+    const text = points.slice(at, at + 3).join('');
+    if (!seen.has(text)) seen.set(text, { text, at });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The rarest trigram of `estimated` (lowest estimate first; ties in the text's order), and the
+ * rarest of the others that does not overlap it, or failing that the next rarest: two trigrams
+ * that overlap share characters, so a name that has one mostly has the other, and the second
+ * narrows little.
+ */
+export function rarestPair<T extends Trigram & { estimate: number }>(estimated: T[]): T[] {
+  const sorted = [...estimated].sort((a, b) => a.estimate - b.estimate || a.at - b.at);
+  const [first, ...others] = sorted;
+  if (!first) return [];
+  const apart = others.find((trigram) => Math.abs(trigram.at - first.at) >= 3) ?? others[0];
+  return apart ? [first, apart] : [first];
+}
