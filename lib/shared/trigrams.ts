@@ -27,3 +27,13 @@ export function rarestPair<T extends Trigram & { estimate: number }>(estimated: 
   const apart = others.find((trigram) => Math.abs(trigram.at - first.at) >= 3) ?? others[0];
   return apart ? [first, apart] : [first];
 }
+
+/**
+ * At most `count` of `trigrams`, spread evenly over the text: a long text's rarest trigram is
+ * sought among these, so that weighing them costs no more for a text of 200 characters than for
+ * one of 26.
+ */
+export function spread<T>(trigrams: T[], count: number): T[] {
+  if (trigrams.length <= count) return trigrams;
+  return Array.from({ length: count }, (_, index) => trigrams[Math.floor((index * trigrams.length) / count)]);
+}

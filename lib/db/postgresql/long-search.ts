@@ -23,7 +23,7 @@
 // serves it, so the planner cannot trade the chosen way for another.
 import 'server-only';
 import { processWide } from '../../process-wide';
-import { trigramsOf } from '../../shared/trigrams';
+import { spread, trigramsOf } from '../../shared/trigrams';
 import { direct } from './direct';
 
 /** Pages sampled: about a hundred plants each. */
@@ -32,6 +32,8 @@ const SAMPLE_PAGES = 16;
 const SAMPLE_MS = 1000;
 /** Texts of at most this many trigrams are searched as they were: one LIKE, the planner's choice. */
 export const WHOLE_TRIGRAMS = 3;
+/** At most this many of a text's pieces are weighed. */
+const WEIGHED_PIECES = 24;
 // What reading a plant found costs against reading one entry of a trigram's list in the index, in
 // the plans of docs/performance.md#the-catalogue-on-1000000-plants.
 const ENTRY_COST = 0.005;
@@ -131,7 +133,9 @@ export async function planLongSearch(folded: string, take: number, byAdded: bool
   let best: { piece: string; cost: number } | undefined;
   // The whole text's trigrams, as pg_trgm takes them: those of its pieces (as far as they can be told).
   const everyList = new Map<string, number>();
-  for (const { text } of trigramsOf(folded)) {
+  const pieces = trigramsOf(folded);
+  const weighed = spread(pieces, WEIGHED_PIECES);
+  for (const { text } of weighed) {
     const patterns = trigramsOfPiece(text);
     if (patterns.length === 0) continue;
     const lists = patterns.map(rowsOf);
@@ -140,7 +144,8 @@ export async function planLongSearch(folded: string, take: number, byAdded: bool
     const cost = ENTRY_COST * lists.reduce((sum, rows) => sum + rows, 0) + Math.min(plantsWith(text), ...lists);
     if (!best || cost < best.cost) best = { piece: text, cost };
   }
-  const whole = ENTRY_COST * [...everyList.values()].reduce((sum, rows) => sum + rows, 0) + plantsWith(folded);
+  // The lists of the pieces not weighed are taken to be like those weighed.
+  const whole = (ENTRY_COST * [...everyList.values()].reduce((sum, rows) => sum + rows, 0) * pieces.length) / weighed.length + plantsWith(folded);
   // Text so common that the newest NEWEST_PLANTS plants should fill the page: they are read first
   // (plants.ts), and the way above only when they do not, as when the names that have the text
   // are bunched in one part of the storage order instead of spread as the sample suggests.

@@ -12,13 +12,15 @@
 // plants are read: fewer than that is its count; otherwise its plants are as dense in the storage
 // order as in the stretch of rowids those first SAMPLE span.
 import 'server-only';
-import { rarestPair, trigramsOf, type Trigram } from '../../shared/trigrams';
+import { rarestPair, spread, trigramsOf, type Trigram } from '../../shared/trigrams';
 import { prepared } from './connection';
 
 /** How many of a trigram's plants are read to weigh it. */
 const SAMPLE = 64;
 /** Texts of at most this many trigrams are asked as one phrase: weighing them costs about what it saves. */
 export const PHRASE_TRIGRAMS = 3;
+/** At most this many of a text's trigrams are weighed. */
+const WEIGHED_TRIGRAMS = 24;
 
 const WEIGHED = `SELECT count(*) AS "found", coalesce(min(rowid), 0) AS "low", coalesce(max(rowid), 0) AS "high" FROM (SELECT rowid FROM "PlantSearch" WHERE "PlantSearch" MATCH ? LIMIT ${SAMPLE})`;
 const SPAN = 'SELECT coalesce((SELECT max("seq") FROM "Plant") - (SELECT min("seq") FROM "Plant") + 1, 0) AS "span"';
@@ -32,7 +34,7 @@ const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
  * has the text). Runs statements: call it where the search runs.
  */
 export function rareTrigramsMatch(folded: string): string | null {
-  const trigrams = trigramsOf(folded);
+  const trigrams = spread(trigramsOf(folded), WEIGHED_TRIGRAMS);
   const span = Number(prepared<[], { span: bigint | number }>(SPAN).get()!.span);
   const weigh = prepared<[string], { found: number | bigint; low: number | bigint; high: number | bigint }>(WEIGHED);
   const estimated: (Trigram & { estimate: number })[] = [];

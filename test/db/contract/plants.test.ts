@@ -457,6 +457,10 @@ describe('search', () => {
     expect(await search('potted 🪴🌵 cac')).toEqual(withMarker('Potted 🪴🌵 cactus'));
     expect(await search('potted 🌵🪴 cac')).toEqual([]);
     expect(await search('монстера вариегата')).toEqual(withMarker('МОНСТЕРА ВАРИЕГАТА'));
+    // Longer than the trigrams either engine weighs: the whole text is still what is checked.
+    expect(await search(`café au lait ${marker}`)).toEqual(withMarker('Café au lait'));
+    expect(await search(`Café au lait ${marker} `.repeat(7).trim())).toEqual([]);
+    expect(await search(`monstera 'thai constellation' ${marker}`.toUpperCase())).toEqual(withMarker("Monstera 'Thai Constellation'"));
     for (const q of ['100% "pure" fern_x \\ back', 'ΦΊΚΟΣ ΛΥΡΆΤΑ', 'potted 🌵🪴 cac']) {
       expect(await store().count({ folded: foldForSearch(q), tag })).toBe((await search(q)).length);
     }
