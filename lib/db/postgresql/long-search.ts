@@ -140,8 +140,10 @@ export async function planLongSearch(folded: string, take: number, byAdded: bool
     if (patterns.length === 0) continue;
     const lists = patterns.map(rowsOf);
     patterns.forEach((pattern, index) => everyList.set(pattern.source, lists[index]));
-    // The index reads every list; the table gives up the plants that have all of them, at most the shortest list's.
-    const cost = ENTRY_COST * lists.reduce((sum, rows) => sum + rows, 0) + Math.min(plantsWith(text), ...lists);
+    // The index reads every list, and the table gives up the plants that have all of them: taken
+    // to be the shortest list's (not the names with the piece's three characters, which may be far
+    // fewer: `t 1` gives pg_trgm only "  1", every word that starts with 1).
+    const cost = ENTRY_COST * lists.reduce((sum, rows) => sum + rows, 0) + Math.min(...lists);
     if (!best || cost < best.cost) best = { piece: text, cost };
   }
   // The lists of the pieces not weighed are taken to be like those weighed.
