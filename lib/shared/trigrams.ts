@@ -14,18 +14,9 @@ export function trigramsOf(folded: string): Trigram[] {
   return [...seen.values()];
 }
 
-/**
- * The rarest trigram of `estimated` (lowest estimate first; ties in the text's order), and the
- * rarest of the others that does not overlap it, or failing that the next rarest: two trigrams
- * that overlap share characters, so a name that has one mostly has the other, and the second
- * narrows little.
- */
-export function rarestPair<T extends Trigram & { estimate: number }>(estimated: T[]): T[] {
-  const sorted = [...estimated].sort((a, b) => a.estimate - b.estimate || a.at - b.at);
-  const [first, ...others] = sorted;
-  if (!first) return [];
-  const apart = others.find((trigram) => Math.abs(trigram.at - first.at) >= 3) ?? others[0];
-  return apart ? [first, apart] : [first];
+/** The `count` rarest of `estimated` (lowest estimate first; ties in the text's order). */
+export function rarest<T extends Trigram & { estimate: number }>(estimated: T[], count: number): T[] {
+  return [...estimated].sort((a, b) => a.estimate - b.estimate || a.at - b.at).slice(0, count);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The trigrams a long search is planned by (lib/shared/trigrams.ts): cut by code points, each once,
-// the rarest with one that does not overlap it, and a long text's spread evenly.
+// the rarest first, and a long text's spread evenly.
 import { describe, expect, it } from 'vitest';
-import { rarestPair, spread, trigramsOf } from '../../lib/shared/trigrams';
+import { rarest, spread, trigramsOf } from '../../lib/shared/trigrams';
 
 describe('trigramsOf', () => {
   it('cuts a text into trigrams of code points, each once where it first starts', () => {
@@ -18,23 +18,18 @@ describe('trigramsOf', () => {
   });
 });
 
-describe('rarestPair', () => {
-  it('takes the rarest, then the rarest that does not overlap it, or the next rarest when all do', () => {
+describe('rarest', () => {
+  it('takes the rarest, ties broken by where the trigram starts', () => {
     const weighed = [
       { text: 'd 5', at: 5, estimate: 50_000 },
       { text: ' 5 ', at: 6, estimate: 500 },
       { text: '5 p', at: 7, estimate: 400_000 },
-      { text: 'pla', at: 9, estimate: 500_000 },
-      { text: 't 3', at: 13, estimate: 100_000 },
+      { text: 't 3', at: 13, estimate: 50_000 },
     ];
-    expect(rarestPair(weighed).map((trigram) => trigram.text)).toEqual([' 5 ', 't 3']);
-    expect(rarestPair(weighed.slice(0, 3)).map((trigram) => trigram.text)).toEqual([' 5 ', 'd 5']);
-    expect(rarestPair(weighed.slice(1, 2)).map((trigram) => trigram.text)).toEqual([' 5 ']);
-    expect(rarestPair([])).toEqual([]);
-  });
-
-  it('breaks ties by where the trigram starts', () => {
-    expect(rarestPair([{ text: 'xyz', at: 4, estimate: 1 }, { text: 'abc', at: 0, estimate: 1 }]).map((trigram) => trigram.at)).toEqual([0, 4]);
+    expect(rarest(weighed, 2).map((trigram) => trigram.text)).toEqual([' 5 ', 'd 5']);
+    expect(rarest(weighed, 3).map((trigram) => trigram.text)).toEqual([' 5 ', 'd 5', 't 3']);
+    expect(rarest(weighed.slice(1, 2), 2).map((trigram) => trigram.text)).toEqual([' 5 ']);
+    expect(rarest([], 2)).toEqual([]);
   });
 });
 

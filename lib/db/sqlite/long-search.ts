@@ -1,5 +1,5 @@
-// A long search on SQLite (more than a few trigrams), asked of the search table by its rarest two
-// trigrams only, each plant found then checked for the whole text. The trigram tokenizer makes a
+// A long search on SQLite (more than a few trigrams), asked of the search table by its rarest one
+// or two trigrams only, each plant found then checked for the whole text. The trigram tokenizer makes a
 // search's text a phrase of all its trigrams, and FTS5 reads every trigram's list of plants to
 // find the phrase: for `orchid 5 plant 3` in a catalogue where most names are "orchid <n> plant
 // <m>", twelve of its fourteen trigrams are in half a million names each, where " 5 " is in a few
@@ -12,11 +12,13 @@
 // plants are read: fewer than that is its count; otherwise its plants are as dense in the storage
 // order as in the stretch of rowids those first SAMPLE span.
 import 'server-only';
-import { rarestPair, spread, trigramsOf, type Trigram } from '../../shared/trigrams';
+import { rarest, spread, trigramsOf, type Trigram } from '../../shared/trigrams';
 import { prepared } from './connection';
 
 /** How many of a trigram's plants are read to weigh it. */
 const SAMPLE = 64;
+/** A rarest trigram in at most this many plants is asked for alone: checking each of them costs less than a second list. */
+const ALONE_AT_MOST = 1000;
 /** Texts of at most this many trigrams are asked as one phrase: weighing them costs about what it saves. */
 export const PHRASE_TRIGRAMS = 3;
 /** At most this many of a text's trigrams are weighed. */
@@ -29,9 +31,9 @@ const SPAN = 'SELECT coalesce((SELECT max("seq") FROM "Plant") - (SELECT min("se
 const phrase = (text: string) => `"${text.replaceAll('"', '""')}"`;
 
 /**
- * The FTS5 query for a long search: its rarest trigram, with the rarest that does not overlap it
- * unless the first is in fewer than SAMPLE plants; null when a trigram is in no plant (then none
- * has the text). Runs statements: call it where the search runs.
+ * The FTS5 query for a long search: its rarest trigram, with the next rarest unless the first is in
+ * at most ALONE_AT_MOST plants; null when a trigram is in no plant (then none has the text). Runs
+ * statements: call it where the search runs.
  */
 export function rareTrigramsMatch(folded: string): string | null {
   const trigrams = spread(trigramsOf(folded), WEIGHED_TRIGRAMS);
@@ -45,7 +47,7 @@ export function rareTrigramsMatch(folded: string): string | null {
     const estimate = found < SAMPLE ? found : (SAMPLE * span) / (Number(row.high) - Number(row.low) + 1);
     estimated.push({ ...trigram, estimate });
   }
-  const [rarest, next] = rarestPair(estimated);
-  const chosen = rarest.estimate < SAMPLE || !next ? [rarest] : [rarest, next];
+  const [first, second] = rarest(estimated, 2);
+  const chosen = first.estimate <= ALONE_AT_MOST || !second ? [first] : [first, second];
   return chosen.map((trigram) => phrase(trigram.text)).join(' AND ');
 }
