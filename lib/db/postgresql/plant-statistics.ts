@@ -7,9 +7,9 @@
 // instance analyzes the table itself once the plants it wrote since it last did come to a fifth of
 // the table (or to 1,000 in a table never analyzed), as soon as its writes pause for a fifth of a
 // second (the batches of a load come closer together than that), or after 30 s of writes that do
-// not pause. It runs apart from any request; a failure is logged and leaves the table to
-// autovacuum. A long search does not wait for it: long-search.ts plans those from a sample of its
-// own.
+// not pause, and merges the search indexes' pending lists then. It runs apart from any request; a
+// failure is logged and leaves the table to autovacuum. A long search does not wait for it:
+// long-search.ts plans those from a sample of its own.
 import 'server-only';
 import { log } from '../../log';
 import { countPlantAnalysis } from '../../metrics/registry';
@@ -26,6 +26,9 @@ const SHARE_OF_TABLE = 0.2;
 const ROW_ESTIMATE = `SELECT reltuples::float8 AS "rows" FROM pg_class WHERE oid = '"Plant"'::regclass`;
 // SKIP_LOCKED: when autovacuum or another instance is analyzing it already, there is nothing to add.
 const ANALYZE = 'ANALYZE (SKIP_LOCKED) "Plant"';
+// The search indexes' pending lists merged into their trees, as autovacuum would later: until then
+// every search through them reads the whole list (*_search_index_pending_list).
+const MERGE_PENDING = `SELECT gin_clean_pending_list('"Plant_nameFolded_trgm_idx"'::regclass), gin_clean_pending_list('"Plant_nameFolded_pairs_idx"'::regclass)`;
 
 const state = processWide('plant-statistics', () => ({
   /** Plants this instance wrote since it last analyzed the table. */
@@ -83,6 +86,9 @@ async function look() {
       }
       await direct.$executeRawUnsafe(ANALYZE);
       countPlantAnalysis();
+      await direct.$queryRawUnsafe(MERGE_PENDING).catch((error: unknown) =>
+        log.warn('search index pending lists not merged', { error: error instanceof Error ? error.message : String(error) }),
+      );
       // Only what was looked at is settled: writes made meanwhile stay counted (none, when the
       // writes were forgotten meanwhile).
       state.written = Math.max(0, state.written - written);
