@@ -85,10 +85,10 @@ async function look() {
         return;
       }
       await direct.$executeRawUnsafe(ANALYZE);
-      countPlantAnalysis();
       await direct.$queryRawUnsafe(MERGE_PENDING).catch((error: unknown) =>
         log.warn('search index pending lists not merged', { error: error instanceof Error ? error.message : String(error) }),
       );
+      countPlantAnalysis();
       // Only what was looked at is settled: writes made meanwhile stay counted (none, when the
       // writes were forgotten meanwhile).
       state.written = Math.max(0, state.written - written);
