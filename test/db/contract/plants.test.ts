@@ -424,6 +424,11 @@ describe('search', () => {
       expect(await store().list({ folded: 'orchid 5 plant zzyzx', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([]);
       expect(await store().count({ folded: 'plant 3 orchid 5 plant', tag: narrowTo })).toBe(0);
     }
+    // A text whose every trigram, the rarest too, is in every plant of the tag: all of them, counted.
+    const everywhere = { folded: 'orchid ', tag: longTag };
+    expect(await store().list({ ...everywhere, order: NEWEST_FIRST, take: 20 })).toEqual(rows.slice(-20).reverse());
+    expect(await store().list({ ...everywhere, order: OLDEST_FIRST, take: 3, after: past(rows[1]) })).toEqual(rows.slice(2, 5));
+    expect(await store().count(everywhere)).toBe(rows.length);
     // A common long text, newest first: the page is the newest plants that have it, wherever they are.
     const common = { folded: `plant 7 ${marker}`, tag: longTag };
     const expected = rows.filter((row) => row.name.includes(`plant 7 ${marker}`)).reverse();
