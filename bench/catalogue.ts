@@ -1,10 +1,13 @@
 // npm run bench:catalogue (and the `catalogue` target of npm run bench): the catalogue's figures on
-// a store of 100,000 plants, on SQLite and on PostgreSQL, each through the production server:
+// a store of 100,000 plants (--plants 1000000 for a million), on SQLite and on PostgreSQL, each through the production server:
 //
 //   batch    POST /plants/batch, 1000 plants a request: plants stored per second, with one client
 //            (as the import page sends) and with two at once; and the same batches stored in this
 //            process by the batch's own code (lib/plants/batch.ts) on a database of their own, with
 //            no HTTP and no JSON: what the engine and the batch's rules allow on their own
+//   after    GET /plants?q=plant 17 at 8 connections from the moment the load's last batch is
+//            answered, for 10 s: p50 and p99 of the searches that started in the first second and
+//            of those that started later (what a search pays while the table is new to the database)
 //   search   GET /plants with q and tag, a mix of searches (bench/catalogue-data.ts), each as
 //            frequent as the others, at 8 connections (--connections): p50 and p99, of the mix and of each search
 //   export   GET /plants/export of all 100,000: time, and the server's RSS before and at its peak
@@ -109,6 +112,28 @@ async function storedInProcess(engine: DatabaseEngine, bodies: string[]): Promis
   }
 }
 
+/**
+ * `query` at SEARCH_CONNECTIONS connections for `seconds` from now, right after a load: figures of
+ * the searches that started in the first second and of those that started after it.
+ */
+async function searchesAfterLoad(server: RunningServer, token: string, query: string, seconds: number) {
+  const first: number[] = [];
+  const later: number[] = [];
+  let failed = 0;
+  const start = performance.now();
+  const connection = async () => {
+    while (performance.now() < start + seconds * 1000) {
+      const started = performance.now();
+      const response = await fetch(`${server.url}/plants?${query}`, { headers: { authorization: `Bearer ${token}` } });
+      await response.text();
+      (started - start < 1000 ? first : later).push(performance.now() - started);
+      if (!response.ok) failed++;
+    }
+  };
+  await Promise.all(Array.from({ length: SEARCH_CONNECTIONS }, connection));
+  return { query, failed, first: figuresOf('first second', first, 0), later: figuresOf(`seconds 1-${seconds}`, later, 0) };
+}
+
 type SearchFigures = { label: string; requests: number; p50: number; p99: number; max: number; found: number };
 
 const percentile = (sorted: number[], share: number) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0;
@@ -176,6 +201,8 @@ async function readLoad(server: RunningServer, token: string, label: string, tar
 }
 
 // The count of each filter of the search mix, on a page of one (the count's own cost, mostly).
+// The issue's search right after a load: a common one of two words, whose trigrams half the catalogue has.
+const AFTER_LOAD_QUERY = 'q=plant%2017';
 const COUNT_TARGETS = ['/plants?count=true&limit=1', ...SEARCHES.map((search) => `/plants?${search.query}&count=true&limit=1`)];
 const STATS_TARGETS = ['/stats?days=30', '/stats?days=90'];
 
@@ -245,6 +272,8 @@ async function run(engine: DatabaseEngine) {
     say(`${engine}: batch ${Math.round(batchOneClient)} plants/s (1 client), ${Math.round(batchTwoClients)} plants/s (2 clients)`);
     // Searched at once, with no VACUUM or ANALYZE first: as a store that has just imported its
     // catalogue searches it.
+    const afterLoad = await searchesAfterLoad(server, token, AFTER_LOAD_QUERY, 10);
+    say(`${engine}: right after the load, ${AFTER_LOAD_QUERY}: first second p50 ${afterLoad.first.p50.toFixed(1)} / p99 ${afterLoad.first.p99.toFixed(1)} ms, then p50 ${afterLoad.later.p50.toFixed(1)} / p99 ${afterLoad.later.p99.toFixed(1)} ms`);
 
     say(`${engine}: search mix at ${SEARCH_CONNECTIONS} connections, ${DURATION_S} s after a 3 s warm-up`);
     await searchLoad(server, token, 3);
@@ -272,7 +301,7 @@ async function run(engine: DatabaseEngine) {
     say(`${engine}: the first half's batches again, stored in this process (no HTTP, no JSON)`);
     const inProcess = await storedInProcess(engine, batchBodies(0, half));
     say(`${engine}: batch in process ${Math.round(inProcess)} plants/s`);
-    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients, inProcess }, search, count, uncounted, countAfterChange, stats, exported };
+    return { engine, plants: PLANTS, batch: { oneClient: batchOneClient, twoClients: batchTwoClients, inProcess }, afterLoad, search, count, uncounted, countAfterChange, stats, exported };
   } finally {
     await server?.stop();
     await database.remove();
@@ -287,7 +316,7 @@ const lines = [
   `Catalogue on ${PLANTS.toLocaleString('en-US')} plants, production server, ${new Date().toISOString()}`,
   `machine: ${os.cpus()[0]?.model?.trim()} x ${os.cpus().length} cores, node ${process.version}, load average ${os.loadavg().map((load) => load.toFixed(2)).join(' ')}`,
   '',
-  `engine       batch plants/s (1 client / 2 / in process)   search p50 / p99 ms (${SEARCH_CONNECTIONS} conn.)   search req/s   export 100k: s, MB, server RSS before → peak`,
+  `engine       batch plants/s (1 client / 2 / in process)   search p50 / p99 ms (${SEARCH_CONNECTIONS} conn.)   search req/s   export: s, MB, server RSS before → peak`,
 ];
 for (const result of results) {
   lines.push(
@@ -295,6 +324,8 @@ for (const result of results) {
   );
 }
 for (const result of results) {
+  const { afterLoad } = result;
+  lines.push(`${result.engine}: right after the load, ${afterLoad.query} (${SEARCH_CONNECTIONS} conn.): first second p50 / p99 ${afterLoad.first.p50.toFixed(1)} / ${afterLoad.first.p99.toFixed(1)} ms (${afterLoad.first.requests}), then ${afterLoad.later.p50.toFixed(1)} / ${afterLoad.later.p99.toFixed(1)} ms (${afterLoad.later.requests})${afterLoad.failed ? `, ${afterLoad.failed} failed` : ''}`);
   lines.push(`${result.engine}: count (X-Total-Count) p50 / p99 ${result.count.p50.toFixed(1)} / ${result.count.p99.toFixed(1)} ms (the same pages uncounted ${result.uncounted.p50.toFixed(1)} / ${result.uncounted.p99.toFixed(1)} ms); GET /stats p50 / p99 ${result.stats.p50.toFixed(1)} / ${result.stats.p99.toFixed(1)} ms (${SEARCH_CONNECTIONS} conn.)`);
   for (const figures of [result.count, result.uncounted, result.stats]) {
     lines.push(`${result.engine}: ${figures.label}, highest p99: ${figures.slowest.label} p50 / p99 ${figures.slowest.p50.toFixed(1)} / ${figures.slowest.p99.toFixed(1)} ms`);
@@ -309,4 +340,4 @@ for (const result of results) {
 }
 process.stdout.write(`${lines.join('\n')}\n`);
 if (values.json) writeFileSync(values.json, `${JSON.stringify(results, null, 2)}\n`);
-if (results.some((result) => result.search.failed || result.count.failed || result.countAfterChange.failed || result.stats.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;
+if (results.some((result) => result.afterLoad.failed || result.search.failed || result.count.failed || result.countAfterChange.failed || result.stats.failed || result.exported.rows !== PLANTS)) process.exitCode = 1;

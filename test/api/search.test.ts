@@ -56,6 +56,25 @@ describe('GET /plants?q=', () => {
   });
 });
 
+describe('a long search', () => {
+  it('finds the names that have the whole text, with LIKE syntax and quotes as plain text, and counts them exactly', async () => {
+    const special = withMarker('100% "pure" fern_x \\ back');
+    for (const [q, found] of [
+      ['100% "pure" fern_x \\ back', special],
+      ['% "pure" fern', special],
+      ['fern%x \\ back', []],
+      ["MONSTERA 'THAI C", withMarker("Monstera 'Thai Constellation'")],
+      ['monstera deliciosa thai', []],
+      ['ΦΊΚΟΣ ΛΥΡΆΤΑ', withMarker('Φίκος λυράτα')],
+    ] as const) {
+      const response = await request(sharedServer(), `/plants?${new URLSearchParams({ q, tag, count: 'true' })}`, { token });
+      expect(response.status, response.text).toBe(200);
+      expect(names(response), q).toEqual(found);
+      expect(response.headers.get('x-total-count'), q).toBe(String(found.length));
+    }
+  });
+});
+
 describe('search pages', () => {
   it('walk with limit and cursor, keeping the filters in Link', async () => {
     const seen: string[] = [];

@@ -5,9 +5,11 @@
 // finds the page within its first 30 rows (docs/decisions.md, "The planner's statistics after a
 // load"; the figures in docs/performance.md#the-catalogue-on-100000-plants). So this
 // instance analyzes the table itself once the plants it wrote since it last did come to a fifth of
-// the table (or to 1,000 in a table never analyzed), as soon as its writes pause for a second, or
-// after 30 s of writes that do not pause. It runs apart from any request; a failure is logged and
-// leaves the table to autovacuum.
+// the table (or to 1,000 in a table never analyzed), as soon as its writes pause for a fifth of a
+// second (the batches of a load come closer together than that), or after 30 s of writes that do
+// not pause, and merges the search indexes' pending lists then. It runs apart from any request; a
+// failure is logged and leaves the table to autovacuum. A long search does not wait for it:
+// long-search.ts plans those from a sample of its own.
 import 'server-only';
 import { log } from '../../log';
 import { countPlantAnalysis } from '../../metrics/registry';
@@ -15,7 +17,7 @@ import { processWide } from '../../process-wide';
 import { inSpan } from '../../tracing/spans';
 import { direct } from './direct';
 
-const QUIET_MS = 1000;
+const QUIET_MS = 200;
 const MAX_WAIT_MS = 30_000;
 const MIN_ROWS = 1000;
 const SHARE_OF_TABLE = 0.2;
@@ -24,6 +26,9 @@ const SHARE_OF_TABLE = 0.2;
 const ROW_ESTIMATE = `SELECT reltuples::float8 AS "rows" FROM pg_class WHERE oid = '"Plant"'::regclass`;
 // SKIP_LOCKED: when autovacuum or another instance is analyzing it already, there is nothing to add.
 const ANALYZE = 'ANALYZE (SKIP_LOCKED) "Plant"';
+// The search indexes' pending lists merged into their trees, as autovacuum would later: until then
+// every search through them reads the whole list (*_search_index_pending_list).
+const MERGE_PENDING = `SELECT gin_clean_pending_list('"Plant_nameFolded_trgm_idx"'::regclass), gin_clean_pending_list('"Plant_nameFolded_pairs_idx"'::regclass)`;
 
 const state = processWide('plant-statistics', () => ({
   /** Plants this instance wrote since it last analyzed the table. */
@@ -80,6 +85,9 @@ async function look() {
         return;
       }
       await direct.$executeRawUnsafe(ANALYZE);
+      await direct.$queryRawUnsafe(MERGE_PENDING).catch((error: unknown) =>
+        log.warn('search index pending lists not merged', { error: error instanceof Error ? error.message : String(error) }),
+      );
       countPlantAnalysis();
       // Only what was looked at is settled: writes made meanwhile stay counted (none, when the
       // writes were forgotten meanwhile).

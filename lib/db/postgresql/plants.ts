@@ -20,7 +20,9 @@ import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_
 import type { InsertOutcome, PlantChange, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantValues } from '../stores';
 import { postgresqlChangeRecords } from './change-records';
 import { direct, directTransaction, type Queryable } from './direct';
+import { NEWEST_PLANTS, planLongSearch, WHOLE_TRIGRAMS, type LongSearchPlan } from './long-search';
 import { notePlantsWritten } from './plant-statistics';
+import { trigramsOf } from '../../shared/trigrams';
 
 type StoredRow = { seq: number; id: bigint; name: string; tag: string | null; createdAt: Date };
 
@@ -163,11 +165,14 @@ type Value = string | number;
 const pairAlone = (query: PlantFilterValues) =>
   query.folded !== undefined && query.tag === undefined && !usesTrigramIndex(query.folded) && [...query.folded].length === 2;
 
+/** A text of more than a few trigrams: long-search.ts plans it. */
+const isLong = (query: PlantFilterValues) => query.folded !== undefined && trigramsOf(query.folded).length > WHOLE_TRIGRAMS;
+
 /**
  * The WHERE of a list or a count; PostgreSQL's planner picks between the trigram, pairs, (tag, seq),
- * seq, id and (nameFolded, seq) indexes.
+ * seq, id and (nameFolded, seq) indexes, except for a long text, whose way `plan` says.
  */
-function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }) {
+function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?: PlantPosition }, plan?: LongSearchPlan) {
   const conditions: string[] = [];
   const parameters: Value[] = [];
   // Ids travel as text, cast in SQL (as everywhere in this engine).
@@ -181,19 +186,44 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
   // the planner lets the (tag, seq) index lead and LIKE alone checks the tag's plants: the function
   // on each of them cost many times what LIKE does (docs/performance.md#the-catalogue-on-100000-plants).
   if (query.folded !== undefined) {
-    conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
-    if (pairAlone(query)) conditions.push(`plant_name_pairs(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+    if (plan?.way === 'piece') {
+      conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(plan.piece))} ESCAPE '\\'`);
+      conditions.push(`strpos(p."nameFolded", ${parameter(query.folded)}) > 0`);
+    } else {
+      conditions.push(`p."nameFolded" LIKE ${parameter(containsPattern(query.folded))} ESCAPE '\\'`);
+      if (pairAlone(query)) conditions.push(`plant_name_pairs(p."nameFolded") @> ARRAY[${parameter(query.folded)}]::text[]`);
+    }
   }
-  if (query.tag !== undefined) conditions.push(`p."tag" = ${parameter(query.tag)}`);
+  // With a long text's piece, the tag is checked on the plants the piece finds, never looked up in
+  // the (tag, seq) index (IS NOT DISTINCT FROM is the same test for a tag, and no index serves it):
+  // with no statistics, the planner added the tag's every plant from that index to the piece's.
+  if (query.tag !== undefined) conditions.push(plan?.way === 'piece' ? `p."tag" IS NOT DISTINCT FROM ${parameter(query.tag)}` : `p."tag" = ${parameter(query.tag)}`);
   if (query.order && query.after) conditions.push(pastPosition(query.order, query.after, { seq: 'p."seq"' }, parameter));
   const where = conditions.length ? ` WHERE ${conditions.join(' AND ')}` : '';
   return { where, parameters, parameter };
 }
 
-/** The SQL of a list: its filter, in its order, past its position. */
-function listStatement(query: PlantQuery): { sql: string; parameters: Value[] } {
-  const { where, parameters, parameter } = filterStatement(query);
-  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY ${orderBy(query.order, { seq: 'p."seq"' })} LIMIT ${parameter(query.take)}`;
+/**
+ * The SQL of a list: its filter, in its order, past its position. The plants a long text's piece
+ * finds are gathered first (MATERIALIZED), then sorted: the planner cannot walk an index in the
+ * list's order instead, which after a load, with no statistics yet, it took for cheaper.
+ */
+function listStatement(query: PlantQuery, plan?: LongSearchPlan): { sql: string; parameters: Value[] } {
+  const { where, parameters, parameter } = filterStatement(query, plan);
+  const order = orderBy(query.order, { seq: 'p."seq"' });
+  const sql =
+    plan?.way === 'piece'
+      ? `WITH "found" AS MATERIALIZED (SELECT ${PLANT_COLUMNS_OF_P}, p."nameFolded" FROM "Plant" p${where}) SELECT ${PLANT_COLUMNS_OF_P} FROM "found" p ORDER BY ${order} LIMIT ${parameter(query.take)}`
+      : `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY ${order} LIMIT ${parameter(query.take)}`;
+  return { sql, parameters };
+}
+
+/** A list in the order added of the first NEWEST_PLANTS plants in that order (of the tag, past the position) that have the text. */
+function newestFirstStatement(query: PlantQuery): { sql: string; parameters: Value[] } {
+  const { where, parameters, parameter } = filterStatement({ tag: query.tag, order: query.order, after: query.after });
+  const order = orderBy(query.order, { seq: 'p."seq"' });
+  const sql = `SELECT ${PLANT_COLUMNS_OF_P} FROM (SELECT ${PLANT_COLUMNS_OF_P}, p."nameFolded" FROM "Plant" p${where} ORDER BY ${order} LIMIT ${NEWEST_PLANTS}) p
+    WHERE strpos(p."nameFolded", ${parameter(query.folded!)}) > 0 ORDER BY ${order} LIMIT ${parameter(query.take)}`;
   return { sql, parameters };
 }
 
@@ -231,12 +261,21 @@ export const postgresqlPlants = insertsTogether(plantStoreOf<Queryable>({
     const [row = null] = await query(direct, FIND_BY_ID, id.toString());
     return row;
   },
-  list(plantQuery) {
-    const { sql, parameters } = listStatement(plantQuery);
+  async list(plantQuery) {
+    const plan = isLong(plantQuery) ? await planLongSearch(plantQuery.folded!, plantQuery.take, plantQuery.order.key === 'created') : undefined;
+    if (plan?.newestFirst) {
+      // The first plants in the list's order (of the tag, past the position), each checked for the
+      // text: when they fill the page, it is the page (long-search.ts).
+      const { sql, parameters } = newestFirstStatement(plantQuery);
+      const rows = await query(direct, sql, ...parameters);
+      if (rows.length === plantQuery.take) return rows;
+    }
+    const { sql, parameters } = listStatement(plantQuery, plan);
     return query(direct, sql, ...parameters);
   },
   async count(plantQuery) {
-    const { where, parameters } = filterStatement(plantQuery);
+    const plan = isLong(plantQuery) ? await planLongSearch(plantQuery.folded!, Infinity, false) : undefined;
+    const { where, parameters } = filterStatement(plantQuery, plan);
     const sql = `SELECT count(*) AS "count" FROM "Plant" p${where}`;
     if (!pairAlone(plantQuery)) {
       const [row] = await direct.$queryRawUnsafe<{ count: bigint }[]>(sql, ...parameters);

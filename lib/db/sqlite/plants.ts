@@ -9,10 +9,12 @@
 // insert (docs/performance.md#the-catalogue-on-100000-plants, the batch aim).
 import 'server-only';
 import { foldForSearch, usesTrigramIndex } from '../../shared/fold';
+import { trigramsOf } from '../../shared/trigrams';
 import { plantStoreOf } from '../plant-store';
 import { LOWEST_FREE_POSITIVE_ID, MAX_PLANT_ID, PLANT_COLUMNS, PLANT_COLUMNS_OF_P, containsPattern, orderBy, pastPosition } from '../shared-sql';
 import type { InsertOutcome, MaybePromise, PlantFilterValues, PlantOrder, PlantPosition, PlantQuery, PlantRow } from '../stores';
 import { sqliteChangeRecords } from './change-records';
+import { PHRASE_TRIGRAMS, rareTrigramsMatch } from './long-search';
 import { shortTextTerms } from './short-search';
 import { processWide } from '../../process-wide';
 import { fromSqliteTime, groupTransaction, inLongTransaction, inTransaction, LONG_TRANSACTION_WEIGHT, othersCommitMark, prepared, toSqliteTime, whenNotBusy, type SqliteTransaction } from './connection';
@@ -58,7 +60,8 @@ type Value = string | number | bigint;
 /**
  * The FROM and WHERE of a list or a count. A search of three characters or more walks the trigram
  * index, in the list's order when that is the order added, and each plant it finds is checked for
- * the tag if there is one. So does one of one or two characters that none of the newest plants has,
+ * the tag if there is one; one of more than a few trigrams walks it for its rarest two only, and
+ * each plant found is checked for the text (long-search.ts, which runs statements of its own). So does one of one or two characters that none of the newest plants has,
  * through the index's terms that start with it (short-search.ts, which runs statements of its own:
  * so this runs where the list or count does); otherwise a search that short checks plants in the
  * list's order until the page is full. The trigram index leads even with a tag: with the (tag, seq)
@@ -78,8 +81,17 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
     conditions.push(`s."PlantSearch" MATCH ${parameter(match)}`);
   };
   if (query.folded !== undefined) {
-    if (usesTrigramIndex(query.folded)) byIndex(ftsPhrase(query.folded));
-    else {
+    if (usesTrigramIndex(query.folded) && trigramsOf(query.folded).length <= PHRASE_TRIGRAMS) byIndex(ftsPhrase(query.folded));
+    else if (usesTrigramIndex(query.folded)) {
+      // A longer text: its rarest trigrams find the plants, each checked for the whole text
+      // (long-search.ts); a trigram no plant has means no plant has the text.
+      const match = rareTrigramsMatch(query.folded);
+      if (match === null) conditions.push('0');
+      else {
+        byIndex(match);
+        conditions.push(`instr(p."nameFolded", ${parameter(query.folded)}) > 0`);
+      }
+    } else {
       const pattern = containsPattern(query.folded);
       const terms = shortTextTerms(query.folded, query.tag, pattern);
       // Each term a phrase: the trigram tokenizer makes it that one trigram.

@@ -391,6 +391,86 @@ describe('search', () => {
     expect(await search(undefined, tag.slice(0, -1))).toEqual([]);
   });
 
+  it('finds a long text by its rarest trigrams only where a name has the whole text, in every order, counted exactly', async () => {
+    // Names in one repetitive pattern, so most of the text's trigrams are in every name; some have
+    // every trigram of the text but not the text, or its rarest trigram without the rest. The
+    // newest come last, more of them than either engine reads before it looks the text up.
+    const longTag = `${tag}-long`;
+    const names = [
+      `orchid 5 plant 3 ${marker}`,
+      `orchid 5 plant 4 and plant 3 ${marker}`,
+      `plant 3 orchid 5 ${marker}`,
+      `orchid 5 plant 33 ${marker}`,
+      `Orchid 5 Plant 3 ${marker}`,
+      `the orchid 5 plant 3 ${marker}`,
+      ...Array.from({ length: 4100 }, (_, index) => `orchid ${index % 1000} plant ${Math.floor(index / 1000) + 4} ${marker}`),
+    ];
+    const rows: PlantRow[] = [];
+    for (let from = 0; from < names.length; from += 1000) {
+      rows.push(...(await store().insertMany(names.slice(from, from + 1000).map((name) => plant(name, longTag)), unrecorded)).map((outcome) => outcome.row));
+    }
+    const [exact, allTrigrams, , longer, otherCase, within] = rows;
+    for (const narrowTo of [undefined, longTag]) {
+      const text = { folded: 'orchid 5 plant 3', tag: narrowTo };
+      expect(await store().list({ ...text, order: NEWEST_FIRST, take: 10 })).toEqual([within, otherCase, longer, exact]);
+      expect(await store().list({ ...text, order: NEWEST_FIRST, take: 2, after: past(otherCase) })).toEqual([longer, exact]);
+      expect(await store().list({ ...text, order: OLDEST_FIRST, take: 3 })).toEqual([exact, longer, otherCase]);
+      expect(await store().list({ ...text, order: { key: 'name', descending: false }, take: 10 })).toEqual([exact, otherCase, longer, within]);
+      expect(await store().list({ ...text, order: { key: 'id', descending: true }, take: 10 })).toEqual([exact, longer, otherCase, within].sort((a, b) => (a.id < b.id ? 1 : -1)));
+      expect(await store().count(text)).toBe(4);
+      expect(await store().count({ ...text, order: NEWEST_FIRST, after: past(otherCase) })).toBe(2);
+      // Every trigram in every name but one of the text's: only that one has it.
+      expect(await store().list({ folded: 'orchid 5 plant 4 and', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([allTrigrams]);
+      expect(await store().list({ folded: 'orchid 5 plant zzyzx', tag: narrowTo, order: NEWEST_FIRST, take: 10 })).toEqual([]);
+      expect(await store().count({ folded: 'plant 3 orchid 5 plant', tag: narrowTo })).toBe(0);
+    }
+    // A text whose every trigram, the rarest too, is in every plant of the tag: all of them, counted.
+    const everywhere = { folded: 'orchid ', tag: longTag };
+    expect(await store().list({ ...everywhere, order: NEWEST_FIRST, take: 20 })).toEqual(rows.slice(-20).reverse());
+    expect(await store().list({ ...everywhere, order: OLDEST_FIRST, take: 3, after: past(rows[1]) })).toEqual(rows.slice(2, 5));
+    expect(await store().count(everywhere)).toBe(rows.length);
+    // A common long text, newest first: the page is the newest plants that have it, wherever they are.
+    const common = { folded: `plant 7 ${marker}`, tag: longTag };
+    const expected = rows.filter((row) => row.name.includes(`plant 7 ${marker}`)).reverse();
+    expect(expected).toHaveLength(1000);
+    expect(await store().list({ ...common, order: NEWEST_FIRST, take: 20 })).toEqual(expected.slice(0, 20));
+    expect(await store().list({ ...common, order: NEWEST_FIRST, take: 20, after: past(expected[500]) })).toEqual(expected.slice(501, 521));
+    expect(await store().count(common)).toBe(1000);
+    // Text some names have only long ago: the newest plants do not fill the page.
+    const old = { folded: `plant 4 ${marker}`, tag: longTag };
+    const olds = rows.filter((row) => row.name.includes(`plant 4 ${marker}`)).reverse();
+    expect(olds).toHaveLength(1000);
+    expect(await store().list({ ...old, order: NEWEST_FIRST, take: 20 })).toEqual(olds.slice(0, 20));
+    expect(await store().count(old)).toBe(1000);
+  });
+
+  it('takes LIKE and FTS syntax, quotes and non-ASCII text in a long search as plain text', async () => {
+    const special = withMarker('100% "pure" fern_x \\ back');
+    expect(await search('100% "pure" fern_x \\ back')).toEqual(special);
+    expect(await search('% "pure" f')).toEqual(special);
+    expect(await search('n_x \\ bac')).toEqual(special);
+    expect(await search('"pure" fern')).toEqual(special);
+    expect(await search('100%% "pure"')).toEqual([]);
+    expect(await search('fern%x \\ back')).toEqual([]);
+    expect(await search('fernzx \\ back')).toEqual([]);
+    expect(await search('n_x \\\\ back')).toEqual([]);
+    expect(await search('"pure" AND fern')).toEqual([]);
+    expect(await search("monstera 'thai")).toEqual(withMarker("Monstera 'Thai Constellation'"));
+    expect(await search("monstera ''thai")).toEqual([]);
+    expect(await search('ΦΊΚΟΣ ΛΥΡΆΤΑ')).toEqual(withMarker('Φίκος λυράτα'));
+    expect(await search('gartenstrasse farn')).toEqual(withMarker('Gartenstraße Farn'));
+    expect(await search('potted 🪴🌵 cac')).toEqual(withMarker('Potted 🪴🌵 cactus'));
+    expect(await search('potted 🌵🪴 cac')).toEqual([]);
+    expect(await search('монстера вариегата')).toEqual(withMarker('МОНСТЕРА ВАРИЕГАТА'));
+    // Longer than the trigrams either engine weighs: the whole text is still what is checked.
+    expect(await search(`café au lait ${marker}`)).toEqual(withMarker('Café au lait'));
+    expect(await search(`Café au lait ${marker} `.repeat(7).trim())).toEqual([]);
+    expect(await search(`monstera 'thai constellation' ${marker}`.toUpperCase())).toEqual(withMarker("Monstera 'Thai Constellation'"));
+    for (const q of ['100% "pure" fern_x \\ back', 'ΦΊΚΟΣ ΛΥΡΆΤΑ', 'potted 🌵🪴 cac']) {
+      expect(await store().count({ folded: foldForSearch(q), tag })).toBe((await search(q)).length);
+    }
+  });
+
   it('finds one or two characters that none of the newest 1,024 plants has, wherever the older names have them', async () => {
     // SQLite looks such text up among its search table's terms (lib/db/sqlite/short-search.ts)
     // instead of reading every plant, through the two characters it puts after each name: text that
