@@ -2,13 +2,6 @@ import { defineConfig } from '@playwright/test';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './e2e/support/chromium';
 import { E2E_PORT } from './e2e/support/staff';
 
-// npm test runs the journeys in two halves side by side, each a Playwright of its own with its own
-// server and database on ports of its own (E2E_PORT, scripts/test.mjs): JOURNEYS=first runs these
-// files, JOURNEYS=rest every other one, so a new spec is never left out of both. The two halves take
-// about as long as each other (docs/testing.md#times); unset, the project runs them all.
-const FIRST_JOURNEYS = ['accessibility', 'staff', 'second-factor', 'catalogue', 'add-plant', 'page-weight', 'tokens', 'backups'].map((name) => `**/${name}.spec.ts`);
-const journeysHalf = process.env.JOURNEYS === 'first' ? { testMatch: FIRST_JOURNEYS } : process.env.JOURNEYS === 'rest' ? { ignoredToo: FIRST_JOURNEYS } : {};
-
 export default defineConfig({
   testDir: 'e2e',
   // The specs share one server and database; one worker keeps their effects in order.
@@ -24,11 +17,7 @@ export default defineConfig({
   // the journeys run beside the vitest suites.
   projects: [
     // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
-    {
-      name: 'journeys',
-      ...(journeysHalf.testMatch && { testMatch: journeysHalf.testMatch }),
-      testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts']), ...(journeysHalf.ignoredToo ?? [])],
-    },
+    { name: 'journeys', testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'])] },
     // /enrol is scored while the store requires a second factor of everyone, which would send the
     // seeded admin's session there too: its tests run first, one after the other, and alone.
     { name: 'lighthouse-enrol', testMatch: '**/lighthouse.spec.ts', grep: /\/enrol\b/ },

@@ -116,15 +116,11 @@ function checkChromium(file, chosen) {
   }
 }
 
-/**
- * The journeys run in two halves side by side (scripts/test.mjs), each with a server and a mail
- * journey's server of its own: the first half's on E2E_PORT and the port after it, the second's on
- * the two after those.
- */
+/** The journeys' server listens on E2E_PORT, and the mail journeys' server on the port after it (e2e/support/mail-server.ts). */
 function journeyPorts(e2ePort) {
-  if (!Number.isInteger(e2ePort) || e2ePort < 1 || e2ePort > 65532) return [Promise.resolve([`E2E_PORT is not a port number below 65533 (${e2ePort}): set it to a free port`])];
-  const why = "the browser journeys' servers listen on E2E_PORT and the three ports after it: stop what holds it, or set E2E_PORT to another port";
-  return [0, 1, 2, 3].map((offset) => checkPort(e2ePort + offset, offset === 0 ? 'E2E_PORT' : `E2E_PORT + ${offset}`, why));
+  if (!Number.isInteger(e2ePort) || e2ePort < 1 || e2ePort > 65534) return [Promise.resolve([`E2E_PORT is not a port number below 65535 (${e2ePort}): set it to a free port`])];
+  const why = "the browser journeys' servers listen on E2E_PORT and the port after it: stop what holds it, or set E2E_PORT to another port";
+  return [0, 1].map((offset) => checkPort(e2ePort + offset, offset === 0 ? 'E2E_PORT' : `E2E_PORT + ${offset}`, why));
 }
 
 async function checkPort(port, setting, why) {

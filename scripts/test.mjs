@@ -12,43 +12,32 @@
 // Once a step fails nothing more starts, and the run ends, when the steps running have ended, with
 // its exit code.
 import { spawn } from 'node:child_process';
-import { checkPrerequisites, DEFAULT_E2E_PORT } from './test-prerequisites.mjs';
+import { checkPrerequisites } from './test-prerequisites.mjs';
 
 process.env.NEXT_TELEMETRY_DISABLED = '1';
-const e2ePort = Number(process.env.E2E_PORT ?? DEFAULT_E2E_PORT);
 
 const vitest = (...projects) => ['node_modules/.bin/vitest', 'run', ...projects.flatMap((name) => ['--project', name])];
 const playwright = (project, ...options) => ['node_modules/.bin/playwright', 'test', '--project', project, ...options];
 
-// Each step starts once the steps it names in `after` have passed. The suites need the build; the
-// timed ones (`alone`) wait for every other suite, and Lighthouse for them. Each engine's API and CLI
-// files, and the journeys, are split in two, each half a process with its own server, database and
-// ports: one suite's files run one after another, and spend much of their time waiting on their
-// server, a client or a timer, so the halves side by side keep the two cores busy where the whole
-// suites left them idle a third of the time (docs/testing.md#times).
-const HALVES = [1, 2];
-const halvesOf = (id, title, command) =>
-  HALVES.map((half) => ({ id: `${id}:${half}`, after: ['build'], title: `${title}, half ${half} of 2`, ...command(half) }));
+// Each step starts once the steps it names in `after` have passed. The suites need the build;
+// Lighthouse the journeys (its own server would share their port), and the timed files every other
+// step. Splitting each suite in two (two processes with a server, a database and ports each) took as
+// long on two cores with one kept busy, and a tenth more CPU (docs/testing.md#times).
 const middle = [
-  ...halvesOf('sqlite', 'API and CLI tests on SQLite, and what only SQLite has (vitest)', (half) => ({ command: [...vitest('sqlite'), `--shard=${half}/2`] })),
-  ...halvesOf('postgresql', "API and CLI tests on PostgreSQL, what only PostgreSQL has, and the production server's own (vitest)", (half) => ({
-    command: [...vitest('postgresql'), `--shard=${half}/2`],
-  })),
-  // The second half's server listens two ports above the first's (the first's mail journeys take the one between).
-  ...halvesOf('journeys', 'browser journeys in Chromium (playwright)', (half) => ({
-    command: playwright('journeys'),
-    env: { JOURNEYS: half === 1 ? 'first' : 'rest', E2E_PORT: String(e2ePort + (half - 1) * 2) },
-  })),
+  { id: 'sqlite', after: ['build'], title: 'API and CLI tests on SQLite, and what only SQLite has (vitest)', command: vitest('sqlite') },
+  { id: 'postgresql', after: ['build'], title: "API and CLI tests on PostgreSQL, what only PostgreSQL has, and the production server's own (vitest)", command: vitest('postgresql') },
+  { id: 'journeys', after: ['build'], title: 'browser journeys in Chromium (playwright)', command: playwright('journeys') },
 ];
-const journeys = middle.filter(({ id }) => id.startsWith('journeys:')).map(({ id }) => id);
-const others = ['unit', ...middle.map(({ id }) => id), 'lighthouse'];
+const others = ['unit', 'types', ...middle.map(({ id }) => id), 'lighthouse'];
 const steps = [
-  { id: 'build', title: 'production build (standalone server)', command: [process.execPath, 'scripts/build.mjs'] },
+  // The types are checked beside the build rather than inside it, where the build would wait for them (next.config.js).
+  { id: 'build', title: 'production build (standalone server)', command: [process.execPath, 'scripts/build.mjs'], env: { TYPES_CHECKED_BESIDE_THE_BUILD: '1' } },
+  { id: 'types', title: 'type check (tsc, as npm run typecheck)', command: [process.execPath, 'node_modules/typescript/bin/tsc', '--noEmit'] },
   { id: 'unit', title: 'unit tests, then the database tests in-process on SQLite and PostgreSQL (vitest)', command: vitest('unit', 'sqlite:database', 'postgresql:database') },
   ...middle,
   { id: 'sqlite:alone', after: others, title: 'the tests that time the server under bursts of their own, on SQLite (vitest)', command: vitest('sqlite:alone') },
   { id: 'postgresql:alone', after: others, title: 'the tests that time the server under bursts of their own, on PostgreSQL (vitest)', command: vitest('postgresql:alone') },
-  { id: 'lighthouse', after: journeys, title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse', '--workers', '2') },
+  { id: 'lighthouse', after: ['journeys'], title: 'Lighthouse on every page (playwright)', command: playwright('lighthouse', '--workers', '2') },
 ];
 
 /** Runs one step, holding its output; answers its exit code. */
