@@ -12,9 +12,10 @@ export default defineConfig({
   timeout: 30_000,
   expect: { timeout: 10_000 },
   reporter: [['list']],
-  // Lighthouse scores the pages' speed, so npm test runs it once nothing else is running
-  // (scripts/test.mjs), two pages at a time (`--workers 2`: its tests share nothing but the server);
-  // the journeys run beside the vitest suites.
+  // Lighthouse scores the pages' speed: npm test runs it once the journeys are done (its server takes
+  // their port), beside what is left of the vitest suites but not the timed files (scripts/test.mjs),
+  // two pages at a time (`--workers 2`: its tests share nothing but the server); the journeys run
+  // beside the vitest suites.
   projects: [
     // The pictures in docs/screenshots are refreshed on request (npm run screenshots), not on every test run.
     { name: 'journeys', testIgnore: ['**/lighthouse.spec.ts', ...(process.env.SCREENSHOTS ? [] : ['**/screenshots.spec.ts'])] },
