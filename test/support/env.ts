@@ -6,18 +6,17 @@
 // test counted from the wall clock).
 import { inject } from 'vitest';
 import { closeDb } from '../../lib/db/engine';
+import { processWide } from '../../lib/process-wide';
 import type { Clock } from '../../lib/shared/clock';
 import { observeFetch } from './observed';
 import { TEST_AUTH_SECRET } from './server';
 import { setEnv } from './settings';
 
 if (process.env.DATABASE_URL !== inject('databaseUrl')) await closeDb();
-// The clock only moves forward in lib/shared/clock.ts; its state is the process-wide one (lib/process-wide.ts).
-const clock = (globalThis as { [key: symbol]: Map<string, Clock> | undefined })[Symbol.for('plant-store.process-wide')]?.get('clock');
-if (clock) {
-  clock.offsetMs = 0;
-  delete clock.stoppedAt;
-}
+// The clock only moves forward through lib/shared/clock.ts; its state is the process-wide one.
+const clock = processWide<Clock>('clock', () => ({ offsetMs: 0 }));
+clock.offsetMs = 0;
+delete clock.stoppedAt;
 process.env.TEST_ENGINE = inject('engine');
 setEnv({ DATABASE_URL: inject('databaseUrl'), AUTH_SECRET: TEST_AUTH_SECRET });
 observeFetch();
