@@ -5,6 +5,7 @@ import { codeFor, enrol, requireSecondFactorOf } from './support/second-factor';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
+import { addEndpointWithDeliveredTestEvent } from './support/webhooks';
 
 // Every page, in every state, one journey each, so each fits its own time limit.
 test.describe('axe finds no serious or critical violations', () => {
@@ -147,12 +148,7 @@ test.describe('axe finds no serious or critical violations', () => {
       // A path of its own, so that this endpoint's card is the only one of its name.
       const url = `${receiver.url}?axe=${Date.now()}`;
       await signIn('/webhooks');
-      await page.getByLabel('URL').fill(url);
-      await page.getByRole('button', { name: 'Add endpoint' }).click();
-      receiver.setSecret((await page.getByRole('status').filter({ hasText: `Endpoint ${url} added.` }).getByLabel('Signing secret').textContent())!);
-      const endpoint = page.getByRole('region', { name: url });
-      await endpoint.getByRole('button', { name: `Send test event to ${url}` }).click();
-      await expect(endpoint.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('Delivered', { timeout: 15_000 });
+      await addEndpointWithDeliveredTestEvent(page, receiver, url);
       expect(await seriousViolations(page)).toEqual([]);
     } finally {
       await receiver.close();

@@ -10,6 +10,7 @@ import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fi
 import { layoutSlips } from './support/layout';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
+import { addEndpointWithDeliveredTestEvent } from './support/webhooks';
 
 const WIDTHS = [375, 900, 1280];
 
@@ -64,12 +65,7 @@ test('every staff page fits at every width, with a store\'s data', async ({ page
   try {
     await signIn('/webhooks');
     // An endpoint with a delivered test event, then plants it refuses at first: deliveries waiting for their retry.
-    await page.getByLabel('URL').fill(url);
-    await page.getByRole('button', { name: 'Add endpoint' }).click();
-    receiver.setSecret((await page.getByRole('status').filter({ hasText: `Endpoint ${url} added.` }).getByLabel('Signing secret').textContent())!);
-    const endpoint = page.getByRole('region', { name: url });
-    await endpoint.getByRole('button', { name: `Send test event to ${url}` }).click();
-    await expect(endpoint.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('Delivered', { timeout: 15_000 });
+    const endpoint = await addEndpointWithDeliveredTestEvent(page, receiver, url);
     receiver.respondWith(503);
 
     const m = marker();
