@@ -5,7 +5,7 @@ import { codeFor, enrol, requireSecondFactorOf } from './support/second-factor';
 import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fixtures';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
-import { addEndpointWithDeliveredTestEvent } from './support/webhooks';
+import { addEndpointWithDeliveredTestEvent, deleteEndpoint } from './support/webhooks';
 
 // Every page, in every state, one journey each, so each fits its own time limit.
 test.describe('axe finds no serious or critical violations', () => {
@@ -144,13 +144,14 @@ test.describe('axe finds no serious or critical violations', () => {
   test('on the webhooks page at 1280 px, with an endpoint and its delivery', async ({ page, signIn }) => {
     await page.setViewportSize({ width: 1280, height: 900 });
     const receiver = await startReceiver();
+    // A path of its own, so that this endpoint's card is the only one of its name.
+    const url = `${receiver.url}?axe=${Date.now()}`;
     try {
-      // A path of its own, so that this endpoint's card is the only one of its name.
-      const url = `${receiver.url}?axe=${Date.now()}`;
       await signIn('/webhooks');
       await addEndpointWithDeliveredTestEvent(page, receiver, url);
       expect(await seriousViolations(page)).toEqual([]);
     } finally {
+      await deleteEndpoint(page, url);
       await receiver.close();
     }
   });

@@ -10,7 +10,7 @@ import { alertOf, expect, signInThroughForm, test, uniqueId } from './support/fi
 import { layoutSlips } from './support/layout';
 import { chooseCsv, csvOf, marker, seedPlants } from './support/plants';
 import { MEMBER_EMAIL, MEMBER_PASSWORD } from './support/staff';
-import { addEndpointWithDeliveredTestEvent } from './support/webhooks';
+import { addEndpointWithDeliveredTestEvent, deleteEndpoint } from './support/webhooks';
 
 const WIDTHS = [375, 900, 1280];
 
@@ -123,10 +123,7 @@ test('every staff page fits at every width, with a store\'s data', async ({ page
       await expectNoSlips(page, testInfo, path);
     }
   } finally {
-    await page.goto('/webhooks');
-    await page.getByRole('button', { name: `Delete ${url}` }).click();
-    await page.getByRole('button', { name: 'Yes, delete' }).click();
-    await expect(page.getByRole('region', { name: url })).toHaveCount(0);
+    await deleteEndpoint(page, url);
     await receiver.close();
   }
 });

@@ -7,10 +7,18 @@ import type { Page } from '@playwright/test';
 import { startReceiver, verifiesWith, type Receiver } from '../test/support/receiver';
 import { expect, test, uniqueId } from './support/fixtures';
 import { STAFF_EMAIL } from './support/staff';
+import { deleteEndpoint } from './support/webhooks';
 
 let receiver: Receiver;
+let endpointAdded = false;
 test.beforeAll(async () => {
   receiver = await startReceiver();
+});
+// The endpoint goes with its receiver, so no later journey's plants queue deliveries to it.
+test.afterEach(async ({ page }) => {
+  if (!endpointAdded) return;
+  await deleteEndpoint(page, receiver.url);
+  endpointAdded = false;
 });
 test.afterAll(async () => {
   await receiver.close();
@@ -40,6 +48,7 @@ test('add an endpoint, send a test event, see it delivered, and find a plant\'s 
   await expect(page.getByRole('checkbox', { name: 'plant.created' })).toBeChecked();
   await page.getByRole('button', { name: 'Add endpoint' }).focus();
   await page.keyboard.press('Enter');
+  endpointAdded = true;
 
   const shown = page.getByRole('status').filter({ hasText: `Endpoint ${receiver.url} added.` });
   await expect(shown).toContainText('it will not be shown again');

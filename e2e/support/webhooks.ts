@@ -17,3 +17,15 @@ export async function addEndpointWithDeliveredTestEvent(page: Page, receiver: Re
   await expect(endpoint.getByRole('row').filter({ hasText: 'webhook.test' })).toContainText('Delivered', { timeout: 15_000 });
   return endpoint;
 }
+
+/**
+ * On any page (signed in as an admin): deletes the endpoint for `url` on /webhooks. A journey that
+ * added one deletes it when it ends, pass or fail: its receiver is gone then, and every later
+ * journey's plants would queue deliveries to it, three attempts each, ahead of their own.
+ */
+export async function deleteEndpoint(page: Page, url: string): Promise<void> {
+  await page.goto('/webhooks');
+  await page.getByRole('button', { name: `Delete ${url}` }).click();
+  await page.getByRole('button', { name: 'Yes, delete' }).click();
+  await expect(page.getByRole('region', { name: url })).toHaveCount(0);
+}
