@@ -12,9 +12,9 @@
 //   piece    the index asked for one piece of three characters of the text, the one whose trigrams'
 //            lists and plants cost least to read, each plant found checked for the whole text, the
 //            page sorted after;
-//   whole    the index asked for the whole text's LIKE, as shorter searches are run: when its
-//            trigrams' lists cost less than a piece's plants (many names have each trigram, few
-//            all of them), when no piece has a trigram pg_trgm is sure to index (see
+//   whole    the index asked for the whole text's LIKE, the page sorted after too (plants.ts):
+//            when its trigrams' lists cost less than a piece's plants (many names have each
+//            trigram, few all of them), when no piece has a trigram pg_trgm is sure to index (see
 //            `trigramsOfPiece`), or when the table is empty.
 //
 // A list in the order added of a text that the sample says is common reads the newest
@@ -34,9 +34,9 @@ const SAMPLE_MS = 1000;
 export const WHOLE_TRIGRAMS = 3;
 /** At most this many of a text's pieces are weighed. */
 const WEIGHED_PIECES = 24;
-// What reading a plant found costs against reading one entry of a trigram's list in the index, in
+// What reading one entry of a trigram's list in the index costs against reading a plant found, in
 // the plans of docs/performance.md#the-catalogue-on-1000000-plants.
-const ENTRY_COST = 0.005;
+const ENTRY_COST = 0.01;
 /** How many plants of the list's order a list reads first, when the sample says the text is common. */
 export const NEWEST_PLANTS = 4000;
 

@@ -204,15 +204,18 @@ function filterStatement(query: PlantFilterValues & { order?: PlantOrder; after?
 }
 
 /**
- * The SQL of a list: its filter, in its order, past its position. The plants a long text's piece
- * finds are gathered first (MATERIALIZED), then sorted: the planner cannot walk an index in the
- * list's order instead, which after a load, with no statistics yet, it took for cheaper.
+ * The SQL of a list: its filter, in its order, past its position. The plants a long text finds
+ * (its piece's or its whole LIKE's) are gathered first (MATERIALIZED), then sorted: the planner
+ * cannot walk an index in the list's order instead. It took that for cheaper after a load, with no
+ * statistics yet, and with them too for text it reckons common: a newest-first scan expects a page
+ * after a few hundred plants, and reads most of the table when the plants that have the text are
+ * bunched in an older part of it (docs/performance.md#the-catalogue-on-1000000-plants).
  */
-function listStatement(query: PlantQuery, plan?: LongSearchPlan): { sql: string; parameters: Value[] } {
+export function listStatement(query: PlantQuery, plan?: LongSearchPlan): { sql: string; parameters: Value[] } {
   const { where, parameters, parameter } = filterStatement(query, plan);
   const order = orderBy(query.order, { seq: 'p."seq"' });
   const sql =
-    plan?.way === 'piece'
+    plan !== undefined
       ? `WITH "found" AS MATERIALIZED (SELECT ${PLANT_COLUMNS_OF_P}, p."nameFolded" FROM "Plant" p${where}) SELECT ${PLANT_COLUMNS_OF_P} FROM "found" p ORDER BY ${order} LIMIT ${parameter(query.take)}`
       : `SELECT ${PLANT_COLUMNS_OF_P} FROM "Plant" p${where} ORDER BY ${order} LIMIT ${parameter(query.take)}`;
   return { sql, parameters };
