@@ -70,5 +70,5 @@ describe('SQLite plant statements on a locked file', () => {
     expect(response.headers.get('retry-after')).toBe('1');
     const read = await request(server, `/plants/${id}`, { headers: { authorization: `Bearer ${token}` } });
     expect(read.status).toBe(404);
-  }, 15_000);
+  });
 });
