@@ -26,10 +26,17 @@ export const aloneFiles = [
   'test/api/sign-in-limits.test.ts',
 ];
 
-// The direct path against Next's router runs on SQLite alone: both paths call the same handlers on
-// the same store, so what it compares (the adapters around the handlers) does not depend on the
-// engine, and the engines are held to one behaviour by the suites above (docs/testing.md).
-const pathsCompared = ['test/api/differential.test.ts'];
+// The files that test what the server answers before any store is asked run on one engine: the
+// direct path against Next's router (both paths call the same handlers on the same store, so what it
+// compares is the adapters around them), security headers, redirects, who may call each page and
+// server action with which arguments, the webhook URL guard and the published document's lint.
+// The store reaches them only through sign-ins and the accounts they sign in with, which the other
+// files hold to one behaviour on both engines (docs/testing.md#vitest). Each goes to the engine
+// whose suite is the shorter without it, so the two suites, run side by side, end together.
+const onOneEngine = {
+  sqlite: ['test/api/differential.test.ts', 'test/api/server-actions.test.ts', 'test/api/roles.test.ts', 'test/api/webhook-guard.test.ts'],
+  postgresql: ['test/api/sign-in-redirects.test.ts', 'test/api/security-headers.test.ts', 'test/api/openapi-lint.test.ts'],
+};
 
 export default defineConfig({
   resolve: {
@@ -55,7 +62,7 @@ export default defineConfig({
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
       ...(['sqlite', 'postgresql'] as const).flatMap((engine) =>
         [
-          { name: engine, include: [...onEachEngine, ...onlyOn[engine]], exclude: [...aloneFiles, ...(engine === 'sqlite' ? [] : pathsCompared)] },
+          { name: engine, include: [...onEachEngine, ...onlyOn[engine]], exclude: [...aloneFiles, ...onOneEngine[engine === 'sqlite' ? 'postgresql' : 'sqlite']] },
           { name: `${engine}:alone`, include: aloneFiles, exclude: engine === 'sqlite' ? ['test/postgresql/**'] : [] },
           { name: `${engine}:database`, include: inProcess },
         ].map((project) => ({
