@@ -1,3 +1,4 @@
+import { WINDOW_MS } from '../lib/shared/window';
 import { alertOf, csrfTokenFor, expect, signInThroughForm, test } from './support/fixtures';
 import { STAFF_EMAIL } from './support/staff';
 
@@ -78,7 +79,7 @@ test('too many failed sign-ins from one network are refused before any password 
   // (lib/shared/address-windows.ts): spent in a window about to end, it would be new again by the
   // time the form is sent. So the burst starts with at least 20 s of its window left.
   test.setTimeout(60_000);
-  const secondsLeft = (60_000 - (Date.now() % 60_000)) / 1000;
+  const secondsLeft = (WINDOW_MS - (Date.now() % WINDOW_MS)) / 1000;
   if (secondsLeft < 20) await new Promise((resolve) => setTimeout(resolve, secondsLeft * 1000 + 100));
   const context = await browser.newContext({ baseURL, extraHTTPHeaders: { 'x-forwarded-for': '198.51.100.77' } });
   const page = await context.newPage();

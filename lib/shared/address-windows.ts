@@ -6,8 +6,8 @@
 import 'server-only';
 import { ApiError, type ErrorKind } from '../errors';
 import { processWide } from '../process-wide';
+import { WINDOW_MS } from './window';
 
-export const WINDOW_MS = 60_000;
 // Counts of past windows are dropped past this many addresses; if all are current, the oldest goes.
 const MAX_ADDRESSES = 10_000;
 

@@ -2,8 +2,7 @@
 // test/support/clock-control.mjs opens in it), so a test starts a fresh rate-limit window or ages a
 // cache at once, instead of waiting for the wall clock.
 import { inject } from 'vitest';
-
-const WINDOW_MS = 60_000;
+import { WINDOW_MS } from '../../lib/shared/window';
 
 export type ServerClock = {
   /** Moves the server's clock forward by `ms`; answers its offset from the wall clock. */

@@ -8,7 +8,8 @@
 import 'server-only';
 import { recordAudit } from '../../audit/records';
 import type { ChangeContext } from '../../audit/context';
-import { addressBucket, WINDOW_MS } from '../../shared/address-windows';
+import { addressBucket } from '../../shared/address-windows';
+import { WINDOW_MS } from '../../shared/window';
 import { UNKNOWN_ADDRESS } from '../../shared/client-address';
 import { now as clockNow } from '../../shared/clock';
 import { log } from '../../log';
