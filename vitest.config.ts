@@ -29,12 +29,19 @@ export const aloneFiles = [
 // The files that test what the server answers before any store is asked run on one engine: the
 // direct path against Next's router (both paths call the same handlers on the same store, so what it
 // compares is the adapters around them), security headers, redirects, who may call each page and
-// server action with which arguments, the webhook URL guard and the published document's lint.
+// server action with which arguments, hostile requests as raw bytes on both paths, the webhook URL
+// guard and the published document's lint.
 // The store reaches them only through sign-ins and the accounts they sign in with, which the other
 // files hold to one behaviour on both engines (docs/testing.md#vitest). Each goes to the engine
 // whose suite is the shorter without it, so the two suites, run side by side, end together.
 const onOneEngine = {
-  sqlite: ['test/api/differential.test.ts', 'test/api/server-actions.test.ts', 'test/api/roles.test.ts', 'test/api/webhook-guard.test.ts'],
+  sqlite: [
+    'test/api/differential.test.ts',
+    'test/api/hostile-requests.test.ts',
+    'test/api/server-actions.test.ts',
+    'test/api/roles.test.ts',
+    'test/api/webhook-guard.test.ts',
+  ],
   postgresql: ['test/api/sign-in-redirects.test.ts', 'test/api/security-headers.test.ts', 'test/api/openapi-lint.test.ts'],
 };
 
@@ -60,16 +67,17 @@ export default defineConfig({
     hookTimeout: 120_000,
     projects: [
       { extends: true, test: { name: 'unit', include: ['test/unit/**/*.test.ts'] } },
-      ...(['sqlite', 'postgresql'] as const).flatMap((engine) =>
-        [
-          { name: engine, include: [...onEachEngine, ...onlyOn[engine]], exclude: [...aloneFiles, ...onOneEngine[engine === 'sqlite' ? 'postgresql' : 'sqlite']] },
-          { name: `${engine}:alone`, include: aloneFiles, exclude: engine === 'sqlite' ? ['test/postgresql/**'] : [] },
+      ...(['sqlite', 'postgresql'] as const).flatMap((engine) => {
+        const otherEnginesOwn = onOneEngine[engine === 'sqlite' ? 'postgresql' : 'sqlite'];
+        return [
+          { name: engine, include: [...onEachEngine, ...onlyOn[engine]], exclude: [...aloneFiles, ...otherEnginesOwn] },
+          { name: `${engine}:alone`, include: aloneFiles, exclude: otherEnginesOwn },
           { name: `${engine}:database`, include: inProcess },
         ].map((project) => ({
           extends: true as const,
           test: { ...project, globalSetup: ['test/support/global-setup.ts'], setupFiles: ['test/support/env.ts'] },
-        })),
-      ),
+        }));
+      }),
     ],
   },
 });
