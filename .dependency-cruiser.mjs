@@ -66,9 +66,9 @@ const config = {
     {
       name: 'each-engine-its-own-prisma-client',
       comment:
-        "Each engine's generated Prisma client is imported by its own folder alone, and by lib/db/prisma.ts, which makes the one Client type of both: PostgreSQL's code never imports SQLite's types, nor SQLite's PostgreSQL's.",
+        "Each engine's generated Prisma client is imported by its own folder alone, and by lib/db/prisma.ts, which makes the one Client type of both: PostgreSQL's code never imports SQLite's types, nor SQLite's PostgreSQL's. The benchmark's typical Next.js + Prisma app (bench/typical) is not the project's code: it uses SQLite's client as a typical app uses its own, so that it works on the same tables.",
       severity: 'error',
-      from: { pathNot: ['^lib/db/sqlite/', '^lib/db/prisma\\.ts$', '^lib/db/generated/sqlite/'] },
+      from: { pathNot: ['^lib/db/sqlite/', '^lib/db/prisma\\.ts$', '^lib/db/generated/sqlite/', '^bench/typical/'] },
       to: { path: '^lib/db/generated/sqlite/' },
     },
     {

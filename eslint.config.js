@@ -43,7 +43,7 @@ const config = [
   ...nextCoreWebVitals,
   ...nextTypescript,
   {
-    ignores: ['.next/**', 'node_modules/**', 'lib/db/generated/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**'],
+    ignores: ['.next/**', 'node_modules/**', 'lib/db/generated/**', 'next-env.d.ts', 'test-results/**', 'playwright-report/**', '.tmp/**'],
   },
   {
     // The settings are read from the environment in one place, lib/settings; and which engine the

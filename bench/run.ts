@@ -1,6 +1,10 @@
-// npm run bench: load-test the production server against a ceiling and a floor.
+// npm run bench: load-test the production server against a ceiling, a floor and a typical
+// implementation of its POST /plants.
 //
 //   project POST /plants          the real route: auth, exact JSON, zod, SQLite insert, access log
+//   typical POST /plants          a typical first implementation of the same route with Next.js and
+//                                 Prisma (bench/typical, under next start), on the same tables: what
+//                                 the project's POST /plants, and with a webhook endpoint, is held against
 //   project GET /plants?limit=20  the real list route
 //   project GET /plants/{id}      one plant, with its ETag
 //   project PATCH /plants/{id}    a merge patch that renames a plant each time: the update, its
@@ -21,11 +25,12 @@
 //   webhook POST /plants          the real route again, on a server with one webhook endpoint: every
 //                                 create is also delivered, signed, to a local receiver
 //                                 (bench/receiver.mjs) while the load runs; compared with the
-//                                 typical Next.js + Prisma implementation (bench/run/report.ts)
+//                                 typical implementation of the same run
 //
 // The audit trail is always on: every project POST writes its audit record and its outbox event.
 //
-// Builds the app (unless --no-build or BENCH_SKIP_BUILD=1), makes a fresh SQLite database and an
+// Builds the app (unless --no-build or BENCH_SKIP_BUILD=1) and, for the typical target, bench/typical
+// (unless its build of the same sources is cached under .tmp/), makes a fresh SQLite database and an
 // API token under .tmp/bench-<pid>/, starts what `npm start` runs (.next/standalone/start.mjs) (or `next start`
 // with BENCH_SERVER=next-start), drives each target with autocannon after a warm-up whose results are
 // discarded, samples the server's RSS ten times a second, prints a table and writes the full results to
@@ -36,7 +41,8 @@
 // targets.ts (the command line, what can be measured), process-groups.ts (every process it starts,
 // and stopping them), memory.ts (RSS from /proc), servers.ts (starting the servers), load.ts
 // (autocannon), database-checks.ts (what the databases hold afterwards), server-targets.ts,
-// metrics-comparison.ts and script-targets.ts (the three kinds of target), results.ts and report.ts.
+// metrics-comparison.ts and script-targets.ts (the three kinds of target), typical-build.ts (the
+// typical app's build), results.ts and report.ts.
 import { cpSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -50,6 +56,7 @@ import { ratios, report } from './run/report';
 import type { BenchRun } from './run/results';
 import { runScriptTargets } from './run/script-targets';
 import { runServerTargets } from './run/server-targets';
+import { typicalBuild } from './run/typical-build';
 
 async function main(): Promise<number> {
   const options = readOptions(process.argv.slice(2));
@@ -67,6 +74,8 @@ async function main(): Promise<number> {
   if (options.serverMode === 'standalone' && !existsSync(START_BUNDLE)) {
     throw new UsageError(`${path.relative(ROOT, START_BUNDLE)} does not exist: run npm run build (or drop --no-build)`);
   }
+  const typical = options.targets.some((target) => target.key === 'typical') ? await typicalBuild() : undefined;
+  checkInterrupted();
 
   mkdirSync(TMP_DIR, { recursive: true });
   const appDb = path.join(TMP_DIR, 'plants.db');
@@ -100,16 +109,23 @@ async function main(): Promise<number> {
     failures: [],
   };
 
-  // The Next's-router server, the webhook one and the two of the metrics get copies of the fresh database, token included.
+  // The typical app, the Next's-router server, the webhook one and the two of the metrics get copies of the fresh database, token included.
   const copyOfFresh = (name: string) => {
     const file = path.join(TMP_DIR, name);
     cpSync(appDb, file);
     return file;
   };
-  const serverDatabases = { app: appDb, next: copyOfFresh('plants-next.db'), floor: path.join(TMP_DIR, 'floor.db'), webhook: copyOfFresh('plants-webhook.db') };
+  const serverDatabases = {
+    app: appDb,
+    typical: copyOfFresh('plants-typical.db'),
+    next: copyOfFresh('plants-next.db'),
+    floor: path.join(TMP_DIR, 'floor.db'),
+    webhook: copyOfFresh('plants-webhook.db'),
+  };
   const metricsDatabases = { on: copyOfFresh('plants-metrics-on.db'), off: copyOfFresh('plants-metrics-off.db') };
 
-  await runServerTargets(run, options, token, serverDatabases);
+  if (typical) run.typicalBuild = { directory: path.relative(ROOT, typical.directory), cached: typical.cached };
+  await runServerTargets(run, options, token, serverDatabases, typical?.directory);
   if (options.targets.some((target) => target.key === 'metrics')) await runMetricsTarget(run, options, token, metricsDatabases);
   await runScriptTargets(run, options);
 

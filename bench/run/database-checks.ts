@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { sentPlantId } from './load';
 import type { Deliveries, MeasuredTarget, StoredCheck } from './results';
 import { checkInterrupted } from './process-groups';
+import type { LoadTarget } from './targets';
 
 /**
  * Plants the POST target stored (tag "bench"). Each 2xx answer (preflight, warm-up, run) is one
@@ -12,7 +13,7 @@ import { checkInterrupted } from './process-groups';
  * requests still in flight (one per connection); the server completes those too, so they may be
  * stored without an answer being counted. So: 2xx answers <= stored <= 2xx answers + unanswered.
  */
-export async function checkStored(record: MeasuredTarget, databaseFile: string): Promise<Omit<StoredCheck, 'label'>> {
+export async function checkStored(target: LoadTarget, record: MeasuredTarget, databaseFile: string): Promise<Omit<StoredCheck, 'label'>> {
   const connection = new Database(databaseFile, { readonly: true, timeout: 5000 });
   connection.defaultSafeIntegers(true);
   try {
@@ -29,8 +30,8 @@ export async function checkStored(record: MeasuredTarget, databaseFile: string):
       .get()!;
     const answered2xx = (record.preflight.status < 300 ? 1 : 0) + record.warmup['2xx'] + record['2xx'];
     const unanswered = record.warmup.sent - record.warmup.completed + (record.sent - record.completed);
-    // Both ends are ids this run sent (above 2^53, below the next it would send).
-    const idsInRange = range.lo !== null && range.hi !== null && sentPlantId(range.lo) && sentPlantId(range.hi);
+    // Both ends are ids this run sent to the target (bench/run/load.ts: at or above the first, below the next it would send).
+    const idsInRange = range.lo !== null && range.hi !== null && sentPlantId(target, range.lo) && sentPlantId(target, range.hi);
     const ok = stored >= answered2xx && stored <= answered2xx + unanswered && idsInRange;
     return { stored, answered2xx, unanswered, minId: String(range.lo), maxId: String(range.hi), ok };
   } finally {
@@ -78,6 +79,24 @@ export function databasePragmas(file: string): { journal_mode: string } {
   try {
     connection.prepare('SELECT count(*) FROM sqlite_master').get(); // open the file for real
     return { journal_mode: connection.pragma('journal_mode', { simple: true }) as string };
+  } finally {
+    connection.close();
+  }
+}
+
+const SYNCHRONOUS_MODES = ['OFF', 'NORMAL', 'FULL', 'EXTRA'];
+
+/**
+ * The file's journal mode, and the synchronous mode of a connection that sets none: what the typical
+ * implementation runs with, since Prisma's better-sqlite3 adapter opens the file and sets no pragma
+ * (better-sqlite3's build of SQLite has a default of its own for a file in WAL mode).
+ */
+export function defaultPragmas(file: string): { journal_mode: string; synchronous: string } {
+  const connection = new Database(file, { timeout: 5000 });
+  try {
+    connection.prepare('SELECT count(*) FROM sqlite_master').get(); // open the file for real
+    const synchronous = connection.pragma('synchronous', { simple: true }) as number;
+    return { journal_mode: connection.pragma('journal_mode', { simple: true }) as string, synchronous: SYNCHRONOUS_MODES[synchronous] ?? String(synchronous) };
   } finally {
     connection.close();
   }

@@ -11,16 +11,21 @@ import type { RunningServer } from './servers';
 import type { LoadTarget } from './targets';
 
 // Ids start above 2^53, where a float would round them, and never repeat within a run (warm-up,
-// measured run, preflight and every target share this counter).
-const FIRST_ID = 2n ** 53n + 1n;
-let nextId = FIRST_ID;
-const plantBody = () => `{"id":${nextId++},"name":"Bench fern","tag":"bench"}`;
+// measured run, preflight and every target but the typical implementation share this counter).
+const exactIds = { first: 2n ** 53n + 1n, next: 2n ** 53n + 1n };
+// A target that reads bodies with JSON.parse (the typical implementation) would get those ids
+// rounded, and refuse them or store another plant: its ids start at 2^52 + 1, as many digits, and
+// stay below 2^53, where a double holds every integer. They never repeat within a run either.
+const doubleIds = { first: 2n ** 52n + 1n, next: 2n ** 52n + 1n };
 
-/** Whether `id` is one this run's POSTs have sent so far. */
-export const sentPlantId = (id: bigint) => id >= FIRST_ID && id < nextId;
+const idsOf = (target: LoadTarget) => (target.doubleIds ? doubleIds : exactIds);
+const plantBody = (target: LoadTarget) => `{"id":${idsOf(target).next++},"name":"Bench fern","tag":"bench"}`;
+
+/** Whether `id` is one this run's POSTs to `target` (or to targets with its kind of ids) have sent so far. */
+export const sentPlantId = (target: LoadTarget, id: bigint) => id >= idsOf(target).first && id < idsOf(target).next;
 
 /** The body of the target's next request: a fresh plant for every POST, or the target's own. */
-const bodyOf = (target: LoadTarget) => (target.body ? target.body() : target.method === 'POST' ? plantBody() : undefined);
+const bodyOf = (target: LoadTarget) => (target.body ? target.body() : target.method === 'POST' ? plantBody(target) : undefined);
 
 function requestHeaders(target: LoadTarget, token: string): Record<string, string> {
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };

@@ -5,7 +5,9 @@ import { TARGET_ALIASES, TARGETS, type Target } from './targets';
 export const USAGE = `usage: npm run bench -- [options]
 
   --target LIST       targets to run, repeatable or comma-separated:
-                      post, get, get-one, patch, audit, ceiling, next (= next-ceiling + next-post), next-ceiling,
+                      post, typical (POST /plants as a typical Next.js + Prisma app writes
+                      it: bench/typical, built once and cached under .tmp/),
+                      get, get-one, patch, audit, ceiling, next (= next-ceiling + next-post), next-ceiling,
                       next-post, metrics (POST /plants with metrics on and off, in turns),
                       floor (= floor-post + floor-get), floor-post, floor-get,
                       webhook, json (reading JSON bodies, in-process: bench/json-parse.ts),
@@ -19,7 +21,8 @@ export const USAGE = `usage: npm run bench -- [options]
   --connections N     concurrent connections (default 32)
   --rounds N          metrics: measured runs of each server, in turns (default 4)
   --quick             smoke check: 1 s warm-up, 3 s measured
-  --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1)
+  --no-build          use the existing .next build (also BENCH_SKIP_BUILD=1); bench/typical's
+                      build is reused whenever its sources have not changed, with or without it
   --sqlite-synchronous MODE
                       NORMAL or FULL: the app servers' SQLITE_SYNCHRONOUS (default: the
                       environment's, else the server's default, FULL; see lib/db/durability.ts)
@@ -87,7 +90,7 @@ export function readOptions(argv: string[]): Options {
     const name = item.trim().toLowerCase();
     if (!name) continue;
     const expanded = Object.hasOwn(TARGET_ALIASES, name) ? TARGET_ALIASES[name] : TARGETS.some((target) => target.key === name) ? [name] : null;
-    if (!expanded) throw new UsageError(`unknown target "${item}" (post, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, metrics, floor, floor-post, floor-get, webhook, json, catalogue, instances)`);
+    if (!expanded) throw new UsageError(`unknown target "${item}" (post, typical, get, get-one, patch, audit, ceiling, next, next-ceiling, next-post, metrics, floor, floor-post, floor-get, webhook, json, catalogue, instances)`);
     expanded.forEach((key) => keys.add(key));
   }
   if (keys.size === 0) throw new UsageError('--target names no target');

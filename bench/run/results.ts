@@ -106,8 +106,10 @@ export type BenchRun = {
   };
   serverMode: ServerMode;
   options: { duration: number; warmup: number; connections: number; rounds: number; quick: boolean; build: boolean; sqliteSynchronous: SqliteSynchronous };
-  servers: { app?: ServerReport; next?: ServerReport; floor?: ServerReport; webhook?: ServerReport; metrics?: MetricsComparison['servers'] };
-  databases: { app: { journal_mode: string }; floor: { journal_mode: string; synchronous: string } | null };
+  servers: { app?: ServerReport; typical?: ServerReport; next?: ServerReport; floor?: ServerReport; webhook?: ServerReport; metrics?: MetricsComparison['servers'] };
+  databases: { app: { journal_mode: string }; floor: { journal_mode: string; synchronous: string } | null; typical?: { journal_mode: string; synchronous: string } };
+  /** The typical app's build folder (bench/run/typical-build.ts), and whether it was cached, when its target ran. */
+  typicalBuild?: { directory: string; cached: boolean };
   targets: TargetRecord[];
   storedChecks: StoredCheck[];
   ratios: Ratio[];

@@ -1,26 +1,31 @@
 // The targets driven against servers this run starts, one kind of server at a time: the project's
-// server, the same build through Next's router, the floor, and the project's server with one
-// webhook endpoint. Each server is seeded where a target reads plants, its targets run in turn, and
-// what they stored (and delivered) is checked in its database before it stops.
-import { checkStored, drainDeliveries } from './database-checks';
+// server, the typical Next.js + Prisma app, the same build through Next's router, the floor, and the
+// project's server with one webhook endpoint. Each server is seeded where a target reads plants, its
+// targets run in turn, and what they stored (and delivered) is checked in its database before it stops.
+import { checkStored, defaultPragmas, drainDeliveries } from './database-checks';
 import { runTarget } from './load';
 import { say } from './log';
 import type { Options } from './options';
 import { TSX_BIN, TSX_CONDITIONS } from './paths';
 import { checkInterrupted, runCommand, stopProcess } from './process-groups';
 import { measured, type BenchRun } from './results';
-import { BENCH_AUTH_SECRET, prepareFloorDatabase, startAppServer, startFloorServer, startWebhookReceiver, type RunningServer } from './servers';
+import { BENCH_AUTH_SECRET, prepareFloorDatabase, startAppServer, startFloorServer, startTypicalServer, startWebhookReceiver, type RunningServer } from './servers';
 import { isLoadTarget } from './targets';
 
 const SEED_PLANTS = 100;
 
-const SERVER_KINDS = ['app', 'next', 'floor', 'webhook'] as const;
+// The typical app next to the project's server: the ratio of their POST /plants moves less with
+// the machine's drift when the two are measured close together.
+const SERVER_KINDS = ['app', 'typical', 'next', 'floor', 'webhook'] as const;
 
 /** Each kind of server's own copy of the fresh database (the floor's has its own tables). */
 export type ServerDatabases = Record<(typeof SERVER_KINDS)[number], string>;
 
-/** Runs every target of `options` that has a server of its own here, recording each in `run`. */
-export async function runServerTargets(run: BenchRun, options: Options, token: string, databases: ServerDatabases) {
+/**
+ * Runs every target of `options` that has a server of its own here, recording each in `run`.
+ * `typicalBuild` is the typical app's build folder (bench/run/typical-build.ts), when its target runs.
+ */
+export async function runServerTargets(run: BenchRun, options: Options, token: string, databases: ServerDatabases, typicalBuild?: string) {
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>> | null = null;
   for (const serverKind of SERVER_KINDS) {
     const targets = options.targets.filter(isLoadTarget).filter((target) => target.server === serverKind);
@@ -34,6 +39,11 @@ export async function runServerTargets(run: BenchRun, options: Options, token: s
     } else if (serverKind === 'next') {
       say('starting the standalone server with API_DIRECT_ROUTES=off (everything through Next\'s router)');
       running = await startAppServer(options, databaseFile, { API_DIRECT_ROUTES: 'off' });
+    } else if (serverKind === 'typical') {
+      if (!typicalBuild) throw new Error('the typical target runs without a build of bench/typical');
+      run.databases.typical = defaultPragmas(databaseFile);
+      say('starting the typical Next.js + Prisma app (bench/typical, next start)');
+      running = await startTypicalServer(typicalBuild, databaseFile);
     } else if (serverKind === 'webhook') {
       receiver = await startWebhookReceiver();
       // On this machine's loopback: the SSRF guard is lifted for it, as for any private network.
@@ -77,7 +87,7 @@ export async function runServerTargets(run: BenchRun, options: Options, token: s
           }
         }
         if (target.stores) {
-          const check = { label: target.label, ...(await checkStored(record, databaseFile)) };
+          const check = { label: target.label, ...(await checkStored(target, record, databaseFile)) };
           run.storedChecks.push(check);
           say(`${target.label}: stored ${check.stored} plants (2xx answers ${check.answered2xx}, unanswered ${check.unanswered})`);
           if (!check.ok) {

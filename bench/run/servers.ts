@@ -1,5 +1,6 @@
-// The servers npm run bench measures: the production server (or next start), the floor, and the
-// webhook receiver, each on a free port of 127.0.0.1, started and then awaited until healthy.
+// The servers npm run bench measures: the production server (or next start), the floor, the typical
+// Next.js + Prisma app, and the webhook receiver, each on a free port of 127.0.0.1, started and then
+// awaited until healthy.
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync } from 'node:fs';
 import path from 'node:path';
@@ -117,6 +118,25 @@ export async function startFloorServer(databaseFile: string, token: string): Pro
     HOSTNAME: '127.0.0.1',
     DATABASE: databaseFile,
     TOKEN: token,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  await waitHealthy(server, url);
+  return { server, url, process: reportServerProcess(server) };
+}
+
+/**
+ * The typical Next.js + Prisma implementation (bench/typical), from its build folder
+ * (bench/run/typical-build.ts), under `next start` as create-next-app's scripts run it: Next's own
+ * server, with none of the project's server's settings (no heap cap, no pragmas of its own).
+ */
+export async function startTypicalServer(buildDirectory: string, databaseFile: string): Promise<RunningServer> {
+  const port = await freePort();
+  const server = spawnServer('typical server', [NEXT_BIN, 'start', buildDirectory, '--port', String(port), '--hostname', '127.0.0.1'], {
+    ...process.env,
+    NODE_ENV: 'production',
+    NEXT_TELEMETRY_DISABLED: '1',
+    NODE_OPTIONS: '',
+    DATABASE_URL: `file:${databaseFile}`,
   });
   const url = `http://127.0.0.1:${port}`;
   await waitHealthy(server, url);

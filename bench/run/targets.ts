@@ -4,7 +4,7 @@
 export type LoadTarget = {
   key: string;
   label: string;
-  server: 'app' | 'next' | 'metrics' | 'floor' | 'webhook';
+  server: 'app' | 'next' | 'metrics' | 'floor' | 'webhook' | 'typical';
   method: 'GET' | 'POST' | 'PATCH';
   path: string;
   /** Each 2xx answer stores one plant (tag "bench"): checked in the database after the run. */
@@ -14,6 +14,8 @@ export type LoadTarget = {
   contentType?: string;
   /** The body of each request, when it is not a fresh plant (every POST's default). */
   body?: () => string;
+  /** Its fresh plants' ids stay below 2^53, where a double holds every integer (bench/run/load.ts). */
+  doubleIds?: boolean;
 };
 
 /** A target another bench script measures with servers and databases of its own (or none). */
@@ -28,6 +30,9 @@ let renames = 0;
 export const TARGETS: Target[] = [
   { key: 'ceiling', label: 'ceiling POST /api/bench/empty', server: 'app', method: 'POST', path: '/api/bench/empty' },
   { key: 'post', label: 'project POST /plants', server: 'app', method: 'POST', path: '/plants', stores: true },
+  // A typical first implementation of the same route with Next.js and Prisma (bench/typical): what
+  // the project's POST /plants is held against. It reads bodies with JSON.parse, so its ids stay below 2^53.
+  { key: 'typical', label: 'typical Next.js + Prisma POST /plants', server: 'typical', method: 'POST', path: '/plants', stores: true, doubleIds: true },
   { key: 'get', label: 'project GET /plants?limit=20', server: 'app', method: 'GET', path: '/plants?limit=20' },
   { key: 'get-one', label: 'project GET /plants/{id}', server: 'app', method: 'GET', path: '/plants/1', answers: /^\{"id":1,/ },
   {
