@@ -41,6 +41,10 @@ export default defineConfig({
     url: `http://localhost:${E2E_PORT}/api/health`,
     reuseExistingServer: false,
     timeout: 60_000,
+    // Stopped as an operator stops it, so that serve.ts removes its database, its backups folder and
+    // its identity provider once the server has exited; by default Playwright kills the process
+    // group outright, which left them behind after every run.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
     stdout: 'ignore',
     stderr: 'pipe',
   },
