@@ -1,7 +1,7 @@
-// The mail sender: sends the outbox's messages (outbox.ts), at least once. It has the webhook
-// dispatcher's shape (lib/webhooks/dispatcher.ts): in the Node server process it is woken right
-// after a commit here and polls for the rest (messages other instances or the CLI wrote, retries
-// that fall due). A message is claimed by one conditional update, with a lease, so of several
+// The mail sender: sends the outbox's messages (outbox.ts), at least once. It runs on the same loop
+// as the webhook dispatcher (lib/poll-loop.ts): in the Node server process it is woken right after
+// a commit here and polls for the rest (messages other instances or the CLI wrote, retries that fall
+// due). A message is claimed by one conditional update, with a lease, so of several
 // instances one sends it; a sender that dies mid-send leaves it to be taken again once its lease
 // lapses. A failed attempt is retried on MAIL_RETRY_SCHEDULE with jitter, until the schedule or the
 // link's lifetime runs out; the message is then given up. Once sent or given up, its text and HTML,
@@ -12,17 +12,14 @@ import { after } from 'next/server';
 import { db } from '../db/client';
 import { log } from '../log';
 import { countMailOutcome } from '../metrics/registry';
-import { processWide } from '../process-wide';
+import { pollLoop } from '../poll-loop';
 import { settings } from '../settings';
-import { now as clockNow, currentDate } from '../shared/clock';
-import { isShuttingDown } from '../shutdown';
+import { currentDate } from '../shared/clock';
 import { contextOfTraceparent, inSpan, SpanKind } from '../tracing/spans';
 import { withJitter } from '../webhooks/config';
 import { mailConfigured, mailRetrySchedule } from './config';
 import { sendMail } from './transport';
 
-// How often an idle sender looks for work it was not woken for.
-const POLL_INTERVAL_MS = 1000;
 // Messages claimed per pass; they are sent one after another.
 const BATCH = 10;
 // A claimed message is this sender's for this long: well beyond an attempt's bounded waits.
@@ -32,9 +29,8 @@ const MAX_ERROR_LENGTH = 500;
 // What a function may spend sending after its response (Vercel).
 const AFTER_RESPONSE_BUDGET_MS = 15_000;
 
-type State = { started: boolean; cycling: boolean; again: boolean; timer?: NodeJS.Timeout; wakeRunning?: () => void };
-
-const state = processWide('mail-sender', (): State => ({ started: false, cycling: false, again: false }));
+// In the Node server process: the loop that runs the passes (lib/poll-loop.ts).
+const loop = pollLoop('mail-sender');
 
 type Claimed = { id: string; kind: string; recipient: string; subject: string; text: string | null; html: string | null; attempts: number; expiresAt: Date; traceparent: string | null };
 
@@ -138,44 +134,16 @@ async function cycle(): Promise<boolean> {
   return claimed.length === BATCH;
 }
 
-function wake(): void {
-  if (!state.started) return;
-  if (state.cycling) {
-    state.again = true;
-    return;
-  }
-  clearTimeout(state.timer);
-  state.timer = setTimeout(run, 0);
-}
-
-async function run(): Promise<void> {
-  if (state.cycling || isShuttingDown()) return;
-  state.cycling = true;
-  let delayMs = POLL_INTERVAL_MS;
-  try {
-    do {
-      state.again = false;
-      if (await cycle()) state.again = true;
-    } while (state.again && !isShuttingDown());
-    const next = await db().mailMessage.findFirst({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' }, select: { nextAttemptAt: true } });
-    if (next) delayMs = Math.max(0, Math.min(delayMs, next.nextAttemptAt.getTime() - clockNow()));
-  } catch (error) {
-    log.error('mail sender failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
-  } finally {
-    state.cycling = false;
-  }
-  if (isShuttingDown()) return;
-  clearTimeout(state.timer);
-  state.timer = setTimeout(run, delayMs);
-  state.timer.unref();
+/** When the next pending message falls due. */
+async function nextDueAt(): Promise<Date | undefined> {
+  const next = await db().mailMessage.findFirst({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' }, select: { nextAttemptAt: true } });
+  return next?.nextAttemptAt;
 }
 
 /** Starts the sender in this server process, when email is set up (SMTP_URL). */
 export function startMailSender(): void {
-  if (state.started || !mailConfigured()) return;
-  state.started = true;
-  state.wakeRunning = wake;
-  wake();
+  if (!mailConfigured()) return;
+  loop.start({ pass: cycle, nextDueAt, failure: 'mail sender failed; retrying in a second' });
 }
 
 /**
@@ -185,7 +153,7 @@ export function startMailSender(): void {
  * (an operator command), the server's sender finds it on its next poll.
  */
 export function wakeMailSender(): void {
-  if (state.wakeRunning) return state.wakeRunning();
+  if (loop.wake()) return;
   if (!settings().VERCEL) return;
   try {
     after(() => sendDueMail({ budgetMs: AFTER_RESPONSE_BUDGET_MS }).then(() => undefined));

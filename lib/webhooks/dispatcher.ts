@@ -3,25 +3,24 @@
 // signed with the endpoint's secrets, which are opened only here (secret-cipher.ts); a failed
 // attempt is retried on WEBHOOK_RETRY_SCHEDULE with jitter, and marked failed after the last
 // retry. On Node it runs inside the server process (instrumentation.ts), woken right after a
-// local commit and polling for the rest (other instances' events, retries that fall due). On
+// local commit and polling for the rest (other instances' events, retries that fall due), on the
+// loop of lib/poll-loop.ts. On
 // Vercel, deliverDue() runs after a response and from the cron route.
 import 'server-only';
 import { log } from '../log';
 import { countDeliveryAttempt } from '../metrics/registry';
+import { pollLoop } from '../poll-loop';
 import { processWide } from '../process-wide';
-import { isShuttingDown } from '../shutdown';
 import { retrySchedule, withJitter } from './config';
 import { engine } from '../db/engine';
 import type { AttemptOutcome, ClaimedDelivery } from '../db/stores';
-import { now as clockNow, currentDate } from '../shared/clock';
+import { currentDate } from '../shared/clock';
 import { recipientsOf } from './recipients';
 import { signingSecrets, UnreadableSecretError } from './secret-cipher';
 import { attemptDelivery, type AttemptResult } from './send';
 
 // Attempts in flight at once, per process.
 const MAX_IN_FLIGHT = 32;
-// How often an idle dispatcher looks for work it was not woken for.
-const POLL_INTERVAL_MS = 1000;
 // Events fanned out per cycle. On SQLite a cycle's fan-out is one synchronous transaction of an
 // insert per event and endpoint, which holds the event loop only briefly (docs/performance.md#webhooks).
 const FAN_OUT_BATCH = 100;
@@ -30,14 +29,8 @@ const FAN_OUT_BATCH = 100;
 const LEASE_MS = 60_000;
 
 type State = {
-  started: boolean;
   inFlight: Set<Promise<void>>;
-  cycling: boolean;
-  again: boolean;
-  timer?: NodeJS.Timeout;
   schedule: number[];
-  /** The wake of the dispatcher this process started, whichever route bundle's copy of this module asks (wake.ts). */
-  wakeRunning?: () => void;
 };
 
 // How long the dispatcher leaves a committed event before fanning it out into deliveries: not at all.
@@ -46,13 +39,10 @@ type State = {
 // the clock (lib/shared/clock.ts), nothing in production does: no setting, no route.
 const hold = processWide('webhook-dispatch-hold', () => ({ ms: 0 }));
 
-const state = processWide('webhook-dispatcher', (): State => ({
-  started: false,
-  inFlight: new Set(),
-  cycling: false,
-  again: false,
-  schedule: [],
-}));
+const state = processWide('webhook-dispatcher', (): State => ({ inFlight: new Set(), schedule: [] }));
+
+// In the Node server process: the loop that runs the cycles (lib/poll-loop.ts).
+const loop = pollLoop('webhook-dispatcher');
 
 /** What an attempt leads to: done, a retry after the schedule's next delay, or failed for good. */
 export function outcomeOf(result: AttemptResult, delivery: ClaimedDelivery, schedule: number[], now = currentDate()): AttemptOutcome {
@@ -124,57 +114,21 @@ async function cycle(onAttemptDone: () => void): Promise<{ claimed: number; more
 
 // ----- In the Node server process
 
-function wake(): void {
-  if (!state.started) return;
-  if (state.cycling) {
-    state.again = true;
-    return;
-  }
-  clearTimeout(state.timer);
-  state.timer = setTimeout(run, 0);
-}
-
-async function run(): Promise<void> {
-  if (state.cycling || isShuttingDown()) return;
-  state.cycling = true;
-  let delayMs = POLL_INTERVAL_MS;
-  try {
-    do {
-      state.again = false;
-      if ((await cycle(wake)).more) state.again = true;
-      // A backlog is worked through a slice at a time, with requests served in between.
-      if (state.again) await new Promise((resolve) => setImmediate(resolve));
-    } while (state.again && !isShuttingDown());
-    const due = await engine().deliveries.nextDueAt();
-    if (due) delayMs = Math.max(0, Math.min(delayMs, due.getTime() - clockNow()));
-  } catch (error) {
-    log.error('webhook dispatcher failed; retrying in a second', { error: error instanceof Error ? error.message : String(error) });
-  } finally {
-    state.cycling = false;
-  }
-  if (isShuttingDown()) return;
-  clearTimeout(state.timer);
-  state.timer = setTimeout(run, delayMs);
-  state.timer.unref();
-}
-
 /** Starts the dispatcher in this server process; commits in it wake it at once (wake.ts). */
 export async function startDispatcher(): Promise<void> {
-  if (state.started) return;
   state.schedule = retrySchedule();
-  state.started = true;
-  state.wakeRunning = wake;
   // Attempts a previous process had claimed when it died are taken again once their lease lapses.
   await engine().deliveries.requeueExpired(currentDate()).catch(() => 0);
-  wake();
+  loop.start({
+    // A finished attempt wakes the loop: it may free the next event of its plant, or a slot.
+    pass: async () => (await cycle(() => loop.wake())).more,
+    nextDueAt: () => engine().deliveries.nextDueAt(),
+    failure: 'webhook dispatcher failed; retrying in a second',
+  });
 }
 
 /** Wakes the dispatcher this process runs, if it runs one; whether it did. */
-export function wakeRunningDispatcher(): boolean {
-  if (!state.wakeRunning) return false;
-  state.wakeRunning();
-  return true;
-}
+export const wakeRunningDispatcher = (): boolean => loop.wake();
 
 // ----- Serverless: after a response, and from the cron route
 
