@@ -4,7 +4,8 @@
 // new one for an account ends the older ones. It travels in the URL's fragment
 // (/set-password#<secret>), which browsers never send to a server: it stays out of access logs,
 // proxies and Referer headers. A link works only while its account is enabled, and disabling an
-// account ends its links (lib/auth/accounts/changes.ts).
+// account ends its links (lib/auth/accounts/changes.ts). A link's lifetime is made and checked by
+// the process's clock (lib/shared/clock.ts), which the mailed link's issuing reads too.
 //
 // Setting a password is open to anyone who holds a link, so its costly part, the hash, comes last:
 // the client address's allowance is counted first, then the link is looked up by the hash of its
@@ -16,6 +17,7 @@ import { auditRow, insertAuditRows } from '../../audit/records';
 import { db, type Transaction } from '../../db/client';
 import { randomId } from '../../ids';
 import { forgetAccountState } from '../accounts/state';
+import { currentDate } from '../../shared/clock';
 import { hashPassword } from './hash';
 import { admitPasswordAttempt } from './admission';
 import { PASSWORD_LINK_MESSAGES, SECRET_SHAPE, type PasswordLinkStatus } from './link-shape';
@@ -32,7 +34,7 @@ export function passwordLinkPath(secret: string): string {
 }
 
 /** Makes the account's one valid link (inside the caller's transaction) and returns its secret. */
-export async function issuePasswordLink(tx: Transaction, userId: string, now = new Date()): Promise<string> {
+export async function issuePasswordLink(tx: Transaction, userId: string, now = currentDate()): Promise<string> {
   const secret = randomBytes(32).toString('base64url');
   await tx.passwordLink.deleteMany({ where: { userId } });
   await tx.passwordLink.create({
@@ -42,7 +44,7 @@ export async function issuePasswordLink(tx: Transaction, userId: string, now = n
 }
 
 /** Whether a link can still be used, and for which account. */
-export async function inspectPasswordLink(secret: string, now = new Date()): Promise<{ status: PasswordLinkStatus; email?: string }> {
+export async function inspectPasswordLink(secret: string, now = currentDate()): Promise<{ status: PasswordLinkStatus; email?: string }> {
   if (!SECRET_SHAPE.test(secret)) return { status: 'invalid' };
   const link = await db().passwordLink.findUnique({
     where: { hash: hashOf(secret) },
@@ -72,7 +74,7 @@ export async function setPasswordWithLink(
   secret: string,
   password: string,
   request: Pick<ChangeContext, 'requestId' | 'clientAddress'> = {},
-  now = new Date(),
+  now = currentDate(),
 ): Promise<{ email: string }> {
   if (!SECRET_SHAPE.test(secret)) throw new PasswordLinkError('invalid');
   const attempt = admitPasswordAttempt(request.clientAddress);
