@@ -29,7 +29,9 @@ export type PollLoop = {
   wake(): boolean;
 };
 
-type State = { work?: PollWork; cycling: boolean; again: boolean; timer?: NodeJS.Timeout; wakeRunning?: () => void };
+// Everything a pass needs is here, process-wide (the work, whichever copy started it), so any route
+// bundle's copy of this module can wake the loop the process started.
+type State = { work?: PollWork; cycling: boolean; again: boolean; timer?: NodeJS.Timeout };
 
 /** The loop called `name`: one per process, whichever route bundle's copy of its module asks for it. */
 export function pollLoop(name: string): PollLoop {
@@ -74,12 +76,11 @@ export function pollLoop(name: string): PollLoop {
     start(work) {
       if (state.work) return;
       state.work = work;
-      state.wakeRunning = wake;
       wake();
     },
     wake() {
-      if (!state.wakeRunning) return false;
-      state.wakeRunning();
+      if (!state.work) return false;
+      wake();
       return true;
     },
   };

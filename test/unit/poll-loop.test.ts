@@ -6,13 +6,8 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { pollLoop, type PollWork } from '../../lib/poll-loop';
 
-const until = async (condition: () => boolean, timeoutMs = 3000) => {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error('not within the time allowed');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
+/** Until `condition` holds (expect.poll, at a short interval: passes follow within milliseconds). */
+const until = (condition: () => boolean, timeout = 3000) => expect.poll(condition, { timeout, interval: 5 }).toBe(true);
 
 /** A loop of its own, with passes counted; `pass` decides what each does. */
 function counted(pass: (count: number) => Promise<boolean> | boolean, nextDueAt: PollWork['nextDueAt'] = async () => null) {
